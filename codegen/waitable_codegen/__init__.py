@@ -1,0 +1,1 @@
+"""waitable_codegen: generate typed waiter classes from Smithy models."""

@@ -1,0 +1,1 @@
+"""waitable: the runtime that generated Smithy waiters delegate to."""
