@@ -1,0 +1,102 @@
+"""Load Smithy JSON AST models and answer the questions the generator asks of them.
+
+The model API:
+
+- `load_model(paths)` / `load_text(text, source)` → `Model`; bad input raises
+  `ModelError`, whose message names the file and the shape.
+- `Model.shapes`: shape id → `Shape` (prelude included, mixins and `apply` resolved;
+  `set` is read as `list` with `properties["set"] = True`).
+- `Shape`: `id`, `type`, `source` (file), `traits`, `members` (name → `Member`),
+  `refs` (relationship → target ids), `input`/`output` (None for none or Unit),
+  `errors`, `properties` (`version`, `rename`, ...).
+- `Member`: `name`, `target`, `container`, `traits`, `id`, `required`.
+- `Model.services()`, `Model.service_operations(service_id)`,
+  `Model.waitable_operations()`, `Model.closure(root_id)`, `Model.target(member)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from .closure import service_operations, shape_closure
+from .errors import ModelError
+from .loader import build_shapes, expand_paths, parse_document, read_file
+from .prelude import PRELUDE_SOURCE
+from .shapes import WAITABLE_TRAIT, Member, Shape, shape_name, shape_namespace
+
+__all__ = [
+    "Member",
+    "Model",
+    "ModelError",
+    "PRELUDE_SOURCE",
+    "Shape",
+    "WAITABLE_TRAIT",
+    "load_model",
+    "load_text",
+    "shape_name",
+    "shape_namespace",
+]
+
+
+class Model:
+    """A merged, resolved Smithy model."""
+
+    def __init__(
+        self,
+        shapes: dict[str, Shape],
+        metadata: dict[str, Any],
+        sources: tuple[str, ...],
+    ) -> None:
+        self.shapes = shapes
+        self.metadata = metadata
+        self.sources = sources
+
+    def get(self, shape_id: str) -> Shape | None:
+        """The shape with this id, or None."""
+        return self.shapes.get(shape_id)
+
+    def __getitem__(self, shape_id: str) -> Shape:
+        return self.shapes[shape_id]
+
+    def target(self, member: Member) -> Shape:
+        """The shape a member targets."""
+        return self.shapes[member.target]
+
+    def services(self) -> list[Shape]:
+        """Every service shape, sorted by id."""
+        return sorted(
+            (s for s in self.shapes.values() if s.type == "service"), key=lambda s: s.id
+        )
+
+    def service_operations(self, service_id: str) -> list[str]:
+        """The operations in a service's closure, sorted by id."""
+        return service_operations(self.shapes, service_id)
+
+    def closure(self, root_id: str) -> set[str]:
+        """Every shape reachable from a shape (a service's closure, for a service)."""
+        return shape_closure(self.shapes, root_id)
+
+    def waitable_operations(self) -> list[Shape]:
+        """Every shape carrying `smithy.waiters#waitable`, sorted by id (any type)."""
+        return sorted(
+            (s for s in self.shapes.values() if WAITABLE_TRAIT in s.traits),
+            key=lambda s: s.id,
+        )
+
+
+def load_text(text: str, source: str = "<stdin>") -> Model:
+    """A model from one JSON AST document held in memory (standard input, a test)."""
+    shapes, metadata = build_shapes([parse_document(text, source)])
+    return Model(shapes, metadata, (source,))
+
+
+def load_model(paths: Iterable[str | Path]) -> Model:
+    """A model merged from files and directories (each directory's `*.json`)."""
+    files = expand_paths(paths)
+    if not files:
+        raise ModelError("no model files given")
+    documents = [parse_document(read_file(path), str(path)) for path in files]
+    shapes, metadata = build_shapes(documents)
+    return Model(shapes, metadata, tuple(str(path) for path in files))
