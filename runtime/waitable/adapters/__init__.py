@@ -1,0 +1,1 @@
+"""Adapters for particular kinds of client (smithy-python: async, snake_case, dataclasses)."""
