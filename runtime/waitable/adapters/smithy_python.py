@@ -1,0 +1,104 @@
+"""Let generated waiters call smithy-python clients, with paths still in the model's names.
+
+A smithy-python client is async, names its methods and attributes in
+snake_case, takes one input dataclass per operation and returns an output
+dataclass; modeled errors are exception classes named after the error shapes
+(which the runtime's error-code resolution already reads by class name).
+
+`SmithyPythonOperation` wraps one operation as the plain async callable a
+waiter accepts: it builds the input dataclass from the waiter's input (keyed by
+the model's member names), awaits the client, and turns the output dataclass
+into dicts keyed by the model's member names. The names it maps back are the
+ones the waiter's paths select (always known, from the definition) plus any the
+caller adds with `member_names=`; other attributes keep their Python name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import typing
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from typing import Any
+
+import jmespath
+
+from ..definition import InputOutputMatcher, OutputMatcher, WaiterDefinition
+from .naming import member_names_by_python_name, python_member_name
+from .shapes import to_dataclass, to_member_dict
+
+__all__ = ["SmithyPythonAdapterError", "SmithyPythonOperation", "path_member_names"]
+
+
+class SmithyPythonAdapterError(TypeError):
+    """A client or input type that cannot serve a waiter's operation."""
+
+
+def path_member_names(definition: WaiterDefinition) -> frozenset[str]:
+    """Every member name the waiter's paths and failure messages select."""
+    names: set[str] = set()
+    for acceptor in definition.acceptors:
+        expressions = [acceptor.message] if acceptor.message else []
+        if isinstance(acceptor.matcher, (OutputMatcher, InputOutputMatcher)):
+            expressions.append(acceptor.matcher.path)
+        for expression in expressions:
+            names.update(_fields(jmespath.compile(expression).parsed))
+    return frozenset(names)
+
+
+def _fields(node: Mapping[str, Any]) -> Iterator[str]:
+    """The identifiers a parsed JMESPath expression selects (its `field` nodes)."""
+    if node.get("type") == "field":
+        yield node["value"]
+    for child in node.get("children", ()):
+        if isinstance(child, Mapping):
+            yield from _fields(child)
+
+
+class SmithyPythonOperation:
+    """One operation of a smithy-python client, as an async `input -> output` callable."""
+
+    def __init__(
+        self,
+        client: object,
+        definition: WaiterDefinition,
+        *,
+        input_type: type | None = None,
+        member_names: Iterable[str] = (),
+    ) -> None:
+        operation = definition.operation.rpartition("#")[2]
+        self.method_name = python_member_name(operation)
+        method = getattr(client, self.method_name, None)
+        if not callable(method):
+            raise SmithyPythonAdapterError(
+                f"waiter {definition.name}: {type(client).__name__} has no method "
+                f"{self.method_name!r} for operation {operation}; pass the service's "
+                "smithy-python client"
+            )
+        self._method: Callable[[Any], Awaitable[Any]] = method
+        self.input_type = input_type or _input_type(method, definition.name)
+        self.member_names = member_names_by_python_name(
+            path_member_names(definition) | set(member_names)
+        )
+
+    async def __call__(self, input: Mapping[str, Any]) -> Any:
+        """Call the operation with `input` (model names) and return its output (model names)."""
+        output = await self._method(to_dataclass(self.input_type, input))
+        return to_member_dict(output, self.member_names)
+
+
+def _input_type(method: Callable[..., Any], waiter: str) -> type:
+    """The input dataclass an operation method is annotated with."""
+    parameters = list(inspect.signature(method).parameters.values())
+    try:
+        hints = typing.get_type_hints(method)
+    except (NameError, TypeError):
+        hints = {}
+    annotation = hints.get(parameters[0].name) if parameters else None
+    if not (isinstance(annotation, type) and dataclasses.is_dataclass(annotation)):
+        raise SmithyPythonAdapterError(
+            f"waiter {waiter}: cannot tell the input dataclass of "
+            f"{getattr(method, '__qualname__', method)!r} from its annotations; "
+            "pass input_type=<the operation's input class>"
+        )
+    return annotation

@@ -1,0 +1,145 @@
+"""The smithy-python adapter on its own: names, input dataclasses, output dicts, errors."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from waitable.adapters.smithy_python import (
+    SmithyPythonAdapterError,
+    SmithyPythonOperation,
+    path_member_names,
+)
+from waitable.definition import WaiterDefinition
+
+TABLE_EXISTS = WaiterDefinition.from_trait(
+    "TableExists",
+    "com.amazonaws.dynamodb#DescribeTable",
+    {
+        "acceptors": [
+            {
+                "state": "success",
+                "matcher": {
+                    "output": {
+                        "path": "Table.TableStatus",
+                        "expected": "ACTIVE",
+                        "comparator": "stringEquals",
+                    }
+                },
+            },
+            {
+                "state": "failure",
+                "matcher": {
+                    "output": {
+                        "path": "length(Table.Replicas[?ReplicaStatus == 'FAILED']) > `0`",
+                        "expected": "true",
+                        "comparator": "booleanEquals",
+                    }
+                },
+                "message": "Table.FailureReason",
+            },
+            {"state": "retry", "matcher": {"errorType": "ResourceNotFoundException"}},
+        ]
+    },
+)
+
+
+@dataclass(kw_only=True)
+class DescribeTableInput:
+    table_name: str | None = None
+
+
+@dataclass(kw_only=True)
+class Replica:
+    region_name: str | None = None
+    replica_status: str | None = None
+
+
+@dataclass(kw_only=True)
+class TableDescription:
+    table_status: str | None = None
+    failure_reason: str | None = None
+    replicas: list[Replica] | None = None
+    item_count: int | None = None
+
+
+@dataclass(kw_only=True)
+class DescribeTableOutput:
+    table: TableDescription | None = None
+
+
+class FakeDynamoDB:
+    """Answers describe_table from a fixed output, recording each input it gets."""
+
+    def __init__(self, output: DescribeTableOutput) -> None:
+        self.output = output
+        self.inputs: list[DescribeTableInput] = []
+
+    async def describe_table(
+        self, input: DescribeTableInput, plugins: list[Any] | None = None
+    ) -> DescribeTableOutput:
+        self.inputs.append(input)
+        return self.output
+
+
+def test_the_names_a_waiter_selects_come_from_its_paths_and_messages() -> None:
+    assert path_member_names(TABLE_EXISTS) == {
+        "Table",
+        "TableStatus",
+        "Replicas",
+        "ReplicaStatus",
+        "FailureReason",
+    }
+
+
+def test_the_operation_builds_the_input_and_names_the_output_back() -> None:
+    client = FakeDynamoDB(
+        DescribeTableOutput(
+            table=TableDescription(
+                table_status="ACTIVE",
+                replicas=[Replica(region_name="eu-west-1", replica_status="FAILED")],
+                item_count=2,
+            )
+        )
+    )
+    operation = SmithyPythonOperation(client, TABLE_EXISTS, member_names=["RegionName"])
+    output = asyncio.run(operation({"TableName": "t"}))
+    assert client.inputs == [DescribeTableInput(table_name="t")]
+    assert output == {
+        "Table": {
+            "TableStatus": "ACTIVE",
+            "Replicas": [{"RegionName": "eu-west-1", "ReplicaStatus": "FAILED"}],
+            # Not selected by any path and not named by the caller: Python name kept.
+            "item_count": 2,
+        }
+    }
+
+
+def test_the_input_class_comes_from_the_method_annotations() -> None:
+    operation = SmithyPythonOperation(FakeDynamoDB(DescribeTableOutput()), TABLE_EXISTS)
+    assert operation.method_name == "describe_table"
+    assert operation.input_type is DescribeTableInput
+
+
+def test_a_client_without_the_operation_is_refused_by_name() -> None:
+    with pytest.raises(
+        SmithyPythonAdapterError,
+        match=r"waiter TableExists: object has no method 'describe_table' for operation DescribeTable",
+    ):
+        SmithyPythonOperation(object(), TABLE_EXISTS)
+
+
+def test_an_unannotated_method_asks_for_input_type() -> None:
+    class Unannotated:
+        async def describe_table(self, input):  # type: ignore[no-untyped-def]
+            return DescribeTableOutput()
+
+    with pytest.raises(SmithyPythonAdapterError, match="pass input_type="):
+        SmithyPythonOperation(Unannotated(), TABLE_EXISTS)
+    operation = SmithyPythonOperation(
+        Unannotated(), TABLE_EXISTS, input_type=DescribeTableInput
+    )
+    assert asyncio.run(operation({"TableName": "t"})) == {}
