@@ -1,0 +1,262 @@
+"""Parse a JMESPath expression with the `jmespath` package, keeping source positions.
+
+Smithy reports each static-analysis problem at a line and column. The `jmespath`
+parser builds plain dict nodes without positions, so `_PositionedParser` wraps its
+parse steps and stores, on every node, the offset Smithy's own parser gives that
+node (the table in ../shared/notes/smithy-waiter-validation.md, section 3).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any, ClassVar, cast
+
+from jmespath import exceptions as jmespath_exceptions
+from jmespath.parser import Parser
+
+Node = dict[str, Any]
+"""A `jmespath` AST node (`type`, `children`, `value`) plus our `pos` offset."""
+
+_COMPARATORS = ("eq", "ne", "lt", "lte", "gt", "gte")
+
+
+@dataclass(frozen=True)
+class ExpressionSyntaxError(Exception):
+    """An expression that does not parse, with Smithy's 1-based line and column."""
+
+    line: int
+    column: int
+    detail: str
+
+    def __str__(self) -> str:
+        return f"Syntax error at line {self.line} column {self.column}: {self.detail}"
+
+
+def line_column(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of `offset`, counted in UTF-16 units as Java does."""
+    before = text[:offset]
+    line_start = before.rfind("\n") + 1
+    column = sum(2 if ord(ch) > 0xFFFF else 1 for ch in before[line_start:])
+    return before.count("\n") + 1, column + 1
+
+
+def parse(expression: str) -> Node:
+    """The AST of `expression` with a `pos` on every node, or ExpressionSyntaxError."""
+    try:
+        with warnings.catch_warnings():
+            # The lexer warns about the legacy `foo` literal form; it still parses.
+            warnings.simplefilter("ignore")
+            tree = cast(Node, _PositionedParser().parse(expression).parsed)
+    except jmespath_exceptions.EmptyExpressionError:
+        raise ExpressionSyntaxError(1, 1, "the expression is empty") from None
+    except jmespath_exceptions.LexerError as exc:
+        line, column = line_column(expression, exc.lexer_position)
+        raise ExpressionSyntaxError(line, column, exc.message) from None
+    except jmespath_exceptions.IncompleteExpressionError:
+        line, column = line_column(expression, len(expression))
+        raise ExpressionSyntaxError(
+            line, column, "Unexpected end of expression"
+        ) from None
+    except jmespath_exceptions.ParseError as exc:
+        line, column = line_column(expression, exc.lex_position)
+        raise ExpressionSyntaxError(line, column, _parse_detail(exc)) from None
+    _inherit_positions(tree, 0)
+    return tree
+
+
+def _parse_detail(exc: jmespath_exceptions.ParseError) -> str:
+    if exc.token_type == "EOF":
+        found = "found the end of the expression"
+    else:
+        found = f"found '{exc.token_value}'"
+    reason = exc.msg.rstrip(".")
+    if reason.startswith("Expecting: "):
+        expected = reason[len("Expecting: ") :].rsplit(", got:", 1)[0]
+        return f"Expected {_expected_tokens(expected)}, but {found}"
+    if reason in ("syntax error", "invalid token") or reason.startswith("Unexpected"):
+        reason = "Unexpected token"
+    return f"{reason[:1].upper()}{reason[1:]}, {found}"
+
+
+# How Smithy's parser names the tokens that `jmespath` names by type.
+_TOKEN_TEXT = {
+    "lbracket": "[",
+    "rbracket": "]",
+    "lbrace": "{",
+    "rbrace": "}",
+    "lparen": "(",
+    "rparen": ")",
+    "colon": ":",
+    "comma": ",",
+    "star": "*",
+    "unquoted_identifier": "A-Z|a-z|_",
+    "quoted_identifier": '"',
+}
+# After a `.`, `jmespath` lists what it accepts without `*` (handled apart);
+# Smithy's parser says `['[', '{', '*', 'A-Z|a-z|_']`.
+_DOT_RHS = "['quoted_identifier', 'unquoted_identifier', 'lbracket', 'lbrace']"
+
+
+def _expected_tokens(expected: str) -> str:
+    """`jmespath`'s expected token types, written as Smithy writes them."""
+    if expected == _DOT_RHS:
+        return "['[', '{', '*', 'A-Z|a-z|_']"
+    names = [name.strip(" '") for name in expected.strip("[]").split(",")]
+    texts = [_TOKEN_TEXT.get(name, name) for name in names]
+    return "[" + ", ".join(f"'{text}'" for text in texts) + "]"
+
+
+def _inherit_positions(node: Node, parent_pos: int) -> None:
+    """Give nodes the parser did not place (implicit `@`s) their parent's position."""
+    pos = node.setdefault("pos", parent_pos)
+    for child in node.get("children", ()):
+        if isinstance(child, dict):
+            _inherit_positions(child, pos)
+
+
+def _at(node: Node, pos: int) -> Node:
+    node["pos"] = pos
+    return node
+
+
+class _PositionedParser(Parser):
+    """`jmespath`'s Pratt parser, recording where each node starts as Smithy does.
+
+    Each override calls the parser's own step and only adds `pos`; the grammar stays
+    the `jmespath` package's. `_CACHE` is our own, so the package's cache of
+    unannotated trees and ours never mix.
+    """
+
+    _CACHE: ClassVar[dict[str, Any]] = {}
+
+    def _base(self) -> Any:
+        return super()
+
+    def _start(self, offset: int) -> int:
+        """The start of the token `offset` places after the current one."""
+        tokens = cast(list[dict[str, Any]], getattr(self, "_tokens"))
+        index = cast(int, getattr(self, "_index"))
+        return cast(int, tokens[min(index + offset, len(tokens) - 1)]["start"])
+
+    # Tokens that begin an expression.
+
+    def _token_nud_literal(self, token: dict[str, Any]) -> Node:
+        return _at(self._base()._token_nud_literal(token), token["start"])
+
+    def _token_nud_unquoted_identifier(self, token: dict[str, Any]) -> Node:
+        return _at(self._base()._token_nud_unquoted_identifier(token), token["start"])
+
+    def _token_nud_quoted_identifier(self, token: dict[str, Any]) -> Node:
+        return _at(self._base()._token_nud_quoted_identifier(token), token["start"])
+
+    def _token_nud_current(self, token: dict[str, Any]) -> Node:
+        return _at(self._base()._token_nud_current(token), token["start"])
+
+    def _token_nud_not(self, token: dict[str, Any]) -> Node:
+        return _at(self._base()._token_nud_not(token), token["start"])
+
+    def _token_nud_expref(self, token: dict[str, Any]) -> Node:
+        return _at(self._base()._token_nud_expref(token), token["start"])
+
+    def _token_nud_lbrace(self, token: dict[str, Any]) -> Node:
+        return _at(self._base()._token_nud_lbrace(token), token["start"])
+
+    def _token_nud_star(self, token: dict[str, Any]) -> Node:
+        # An object projection sits one column before the token that follows `*`.
+        after_star = self._start(0) - 1
+        node = self._base()._token_nud_star(token)
+        _at(node["children"][0], token["start"])
+        return _at(node, after_star)
+
+    def _token_nud_flatten(self, token: dict[str, Any]) -> Node:
+        node = self._base()._token_nud_flatten(token)
+        flatten = node["children"][0]
+        _at(flatten["children"][0], token["start"])
+        _at(flatten, token["start"])
+        return _at(node, token["start"])
+
+    def _token_nud_filter(self, token: dict[str, Any]) -> Node:
+        node: Node = self._base()._token_nud_filter(token)
+        _at(node["children"][0], token["start"])
+        return node
+
+    def _token_nud_lbracket(self, token: dict[str, Any]) -> Node:
+        star = self._start(0)
+        node: Node = self._base()._token_nud_lbracket(token)
+        if node["type"] == "multi_select_list":
+            return node
+        return self._place_bracket(node, star, token["start"])
+
+    # Tokens that continue an expression; the operator token is already consumed.
+
+    def _token_led_dot(self, left: Node) -> Node:
+        dot = self._start(-1)
+        after_star = self._start(1) - 1
+        node = self._base()._token_led_dot(left)
+        if node["type"] == "value_projection":
+            return _at(node, after_star)
+        return _at(node, dot)
+
+    def _token_led_pipe(self, left: Node) -> Node:
+        operator = self._start(-1)
+        return _at(self._base()._token_led_pipe(left), operator)
+
+    def _token_led_or(self, left: Node) -> Node:
+        operator = self._start(-1)
+        return _at(self._base()._token_led_or(left), operator)
+
+    def _token_led_and(self, left: Node) -> Node:
+        operator = self._start(-1)
+        return _at(self._base()._token_led_and(left), operator)
+
+    def _token_led_lparen(self, left: Node) -> Node:
+        return _at(self._base()._token_led_lparen(left), left["pos"])
+
+    def _token_led_filter(self, left: Node) -> Node:
+        node = self._base()._token_led_filter(left)
+        return _at(node, node["children"][2]["pos"])
+
+    def _token_led_flatten(self, left: Node) -> Node:
+        node = self._base()._token_led_flatten(left)
+        _at(node["children"][0], left["pos"])
+        return _at(node, left["pos"])
+
+    def _token_led_lbracket(self, left: Node) -> Node:
+        star = self._start(0)
+        return self._place_bracket(
+            self._base()._token_led_lbracket(left), star, left["pos"]
+        )
+
+    def _parse_comparator(self, left: Node, comparator: str) -> Node:
+        right_start = self._start(0)
+        return _at(self._base()._parse_comparator(left, comparator), right_start)
+
+    # Shared steps.
+
+    def _parse_index_expression(self) -> Node:
+        after_bracket = self._start(0)
+        return _at(self._base()._parse_index_expression(), after_bracket)
+
+    def _parse_multi_select_list(self) -> Node:
+        bracket = self._start(-1)
+        return _at(self._base()._parse_multi_select_list(), bracket)
+
+    def _parse_multi_select_hash(self) -> Node:
+        brace = self._start(-1)
+        return _at(self._base()._parse_multi_select_hash(), brace)
+
+    def _place_bracket(self, node: Node, star: int, left_pos: int) -> Node:
+        """Place an index, a slice projection or a `[*]` projection."""
+        if node["type"] == "index_expression":
+            first = node["children"][0]
+            first.setdefault("pos", left_pos)
+            return _at(node, node["children"][-1]["pos"])
+        index_expression = node["children"][0]
+        if index_expression["type"] == "index_expression":  # a slice: a[1:2]
+            index_expression["children"][0].setdefault("pos", left_pos)
+            slice_pos = index_expression["children"][-1]["pos"]
+            _at(index_expression, slice_pos)
+            return _at(node, slice_pos)
+        index_expression.setdefault("pos", left_pos)  # `[*]`
+        return _at(node, star)
