@@ -1,0 +1,201 @@
+"""Backoff strategies: how long to wait before each retry.
+
+A strategy is anything callable as `strategy(retry: RetryContext) -> seconds`:
+the small frozen objects below, or a plain function. The engine applies the
+spec's last-attempt rule afterwards (`remaining - delay <= min_delay` →
+`delay = remaining`), so every strategy respects the deadline.
+
+Notation in the formulas: `n` is the retry attempt (1 before the second poll),
+`b` the base delay (`min_delay` unless given), `c` the cap (`max_delay`),
+`random(x, y)` a draw from `[x, y]` inclusive: whole seconds (`rng.randint`)
+when both ends are `int`, continuous (`rng.uniform`) otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+__all__ = [
+    "Backoff",
+    "DecorrelatedJitter",
+    "ExponentialDelay",
+    "ExponentialEqualJitter",
+    "ExponentialFullJitter",
+    "ExponentialHalfJitter",
+    "FixedDelay",
+    "FixedDelayWithJitter",
+    "IncrementalDelay",
+    "RetryContext",
+    "RetryImmediately",
+    "SmithyBackoff",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RetryContext:
+    """What a strategy may look at: the retry attempt, the time left, the delay bounds."""
+
+    attempt: int
+    remaining: float
+    min_delay: float
+    max_delay: float
+    previous_delay: float | None
+    rng: random.Random
+
+
+class Backoff(Protocol):
+    """The one protocol: the delay, in seconds, before retry `retry.attempt`."""
+
+    def __call__(self, retry: RetryContext, /) -> float: ...
+
+
+def _between(rng: random.Random, low: float, high: float) -> float:
+    """A draw from `[low, high]`, in whole seconds when both ends are ints."""
+    if isinstance(low, int) and isinstance(high, int):
+        return rng.randint(low, high)
+    return rng.uniform(low, high)
+
+
+def _capped_exponential(base: float, cap: float, attempt: int) -> float:
+    """`min(cap, base * 2 ** (attempt - 1))` without overflowing for large attempts."""
+    exponent = attempt - 1
+    if exponent >= 1000:
+        return cap
+    return min(cap, base * (1 << max(exponent, 0)))
+
+
+@dataclass(frozen=True, slots=True)
+class SmithyBackoff:
+    """The Smithy waiters spec's exponential backoff with jitter, the default.
+
+    `attemptCeiling = log(c / b) / log(2) + 1`;
+    `delay = c if n > attemptCeiling else b * 2 ** (n - 1)`;
+    `delay = random(b, delay)` with both ends inclusive (`b` = min_delay, `c` = max_delay).
+    """
+
+    def __call__(self, retry: RetryContext, /) -> float:
+        low, high = retry.min_delay, retry.max_delay
+        attempt_ceiling = math.log(high / low) / math.log(2) + 1
+        if retry.attempt > attempt_ceiling:
+            delay = high
+        else:
+            delay = _capped_exponential(low, high, retry.attempt)
+        return _between(retry.rng, low, delay)
+
+
+@dataclass(frozen=True, slots=True)
+class RetryImmediately:
+    """No delay: `delay = 0` (only the deadline rule still applies)."""
+
+    def __call__(self, retry: RetryContext, /) -> float:
+        return 0
+
+
+@dataclass(frozen=True, slots=True)
+class FixedDelay:
+    """The same delay every time, without jitter: `delay = d` (`d` defaults to min_delay)."""
+
+    delay: float | None = None
+
+    def __call__(self, retry: RetryContext, /) -> float:
+        return retry.min_delay if self.delay is None else self.delay
+
+
+@dataclass(frozen=True, slots=True)
+class FixedDelayWithJitter:
+    """A fixed delay with full jitter: `delay = random(0, d)` (`d` defaults to min_delay)."""
+
+    delay: float | None = None
+
+    def __call__(self, retry: RetryContext, /) -> float:
+        return _between(
+            retry.rng, 0, retry.min_delay if self.delay is None else self.delay
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class IncrementalDelay:
+    """Delays growing by a constant step: `delay = min(c, initial + step * (n - 1))`.
+
+    `initial` and `step` default to min_delay.
+    """
+
+    initial: float | None = None
+    step: float | None = None
+
+    def __call__(self, retry: RetryContext, /) -> float:
+        initial = retry.min_delay if self.initial is None else self.initial
+        step = retry.min_delay if self.step is None else self.step
+        return min(retry.max_delay, initial + step * (retry.attempt - 1))
+
+
+@dataclass(frozen=True, slots=True)
+class ExponentialDelay:
+    """Exponential backoff without jitter: `delay = min(c, b * 2 ** (n - 1))`."""
+
+    base: float | None = None
+
+    def __call__(self, retry: RetryContext, /) -> float:
+        base = retry.min_delay if self.base is None else self.base
+        return _capped_exponential(base, retry.max_delay, retry.attempt)
+
+
+@dataclass(frozen=True, slots=True)
+class ExponentialFullJitter:
+    """Exponential backoff with full jitter: `delay = random(0, min(c, b * 2 ** (n - 1)))`."""
+
+    base: float | None = None
+
+    def __call__(self, retry: RetryContext, /) -> float:
+        base = retry.min_delay if self.base is None else self.base
+        return _between(
+            retry.rng, 0, _capped_exponential(base, retry.max_delay, retry.attempt)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ExponentialHalfJitter:
+    """Exponential backoff with half jitter: `e = min(c, b * 2 ** (n - 1))`, `delay = random(e / 2, e)`.
+
+    In whole seconds the lower end is rounded up: `random(ceil(e / 2), e)`.
+    """
+
+    base: float | None = None
+
+    def __call__(self, retry: RetryContext, /) -> float:
+        base = retry.min_delay if self.base is None else self.base
+        ceiling = _capped_exponential(base, retry.max_delay, retry.attempt)
+        half = (ceiling + 1) // 2 if isinstance(ceiling, int) else ceiling / 2
+        return _between(retry.rng, half, ceiling)
+
+
+@dataclass(frozen=True, slots=True)
+class ExponentialEqualJitter:
+    """Exponential backoff with equal jitter: `e = min(c, b * 2 ** (n - 1))`, `delay = e / 2 + random(0, e / 2)`.
+
+    Over real numbers this draws from the same range as half jitter; in whole
+    seconds the halves are `e // 2` and `e - e // 2`.
+    """
+
+    base: float | None = None
+
+    def __call__(self, retry: RetryContext, /) -> float:
+        base = retry.min_delay if self.base is None else self.base
+        ceiling = _capped_exponential(base, retry.max_delay, retry.attempt)
+        half = ceiling // 2 if isinstance(ceiling, int) else ceiling / 2
+        return half + _between(retry.rng, 0, ceiling - half)
+
+
+@dataclass(frozen=True, slots=True)
+class DecorrelatedJitter:
+    """Decorrelated jitter: `delay = min(c, random(b, 3 * previous))`, `previous` starting at `b`."""
+
+    base: float | None = None
+
+    def __call__(self, retry: RetryContext, /) -> float:
+        base = retry.min_delay if self.base is None else self.base
+        previous = base if retry.previous_delay is None else retry.previous_delay
+        return min(retry.max_delay, _between(retry.rng, base, max(base, previous * 3)))

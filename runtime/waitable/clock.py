@@ -1,0 +1,51 @@
+"""The clock a waiter reads and sleeps on.
+
+Waiters never call `time` or `asyncio.sleep` directly: they use a `Clock`, so a
+test can hand them `waitable.testing.VirtualClock` and a five-minute wait runs in
+milliseconds. `now()` is monotonic seconds; only differences between readings mean
+anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Protocol
+
+__all__ = ["Clock", "SystemClock"]
+
+
+class Clock(Protocol):
+    """Monotonic time, and sleeping for both kinds of waiter."""
+
+    def now(self) -> float:
+        """Seconds on a monotonic clock."""
+        ...
+
+    def sleep(self, seconds: float) -> None:
+        """Block the calling thread for `seconds`."""
+        ...
+
+    async def sleep_async(self, seconds: float) -> None:
+        """Suspend the calling task for `seconds`."""
+        ...
+
+
+class SystemClock:
+    """The real clock: `time.monotonic`, `time.sleep` and `asyncio.sleep`.
+
+    `time.monotonic` is also what asyncio's default event loop reads, so the async
+    driver can cut off a request with `asyncio.timeout` on this clock.
+    """
+
+    def now(self) -> float:
+        """Seconds on `time.monotonic`."""
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        """`time.sleep(seconds)`."""
+        time.sleep(seconds)
+
+    async def sleep_async(self, seconds: float) -> None:
+        """`await asyncio.sleep(seconds)`."""
+        await asyncio.sleep(seconds)

@@ -1,0 +1,360 @@
+"""Immutable waiter definitions: the `smithy.waiters#waitable` trait as Python data.
+
+A generated waiter class holds one `WaiterDefinition`; the engine only reads it.
+Paths are compiled once, when a matcher is built: by the generator (the `search`
+function it emits) or, when `search` is absent, with the `jmespath` package.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+import jmespath
+from jmespath.exceptions import JMESPathError
+
+__all__ = [
+    "Acceptor",
+    "AcceptorState",
+    "Comparator",
+    "ErrorTypeMatcher",
+    "InputOutputMatcher",
+    "Matcher",
+    "ModeledError",
+    "OutputMatcher",
+    "SuccessMatcher",
+    "WaiterDefinition",
+    "WaiterDefinitionError",
+]
+
+Search: TypeAlias = Callable[[Any], Any]
+
+
+class WaiterDefinitionError(ValueError):
+    """A waiter definition (or the trait value it came from) breaks the Smithy waiters spec."""
+
+
+class AcceptorState(str, enum.Enum):
+    """The state an acceptor moves the waiter to when its matcher matches."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+    RETRY = "retry"
+
+
+class Comparator(str, enum.Enum):
+    """How a PathMatcher compares the result of its path with `expected`."""
+
+    STRING_EQUALS = "stringEquals"
+    BOOLEAN_EQUALS = "booleanEquals"
+    ALL_STRING_EQUALS = "allStringEquals"
+    ANY_STRING_EQUALS = "anyStringEquals"
+
+
+def _compile(path: str, what: str) -> Search:
+    """Compile a JMESPath expression once, or say which expression is malformed."""
+    try:
+        return jmespath.compile(path).search
+    except JMESPathError as exc:
+        raise WaiterDefinitionError(
+            f"invalid JMESPath expression in {what} {path!r}: {exc}; "
+            "fix the expression in the waiter's trait"
+        ) from exc
+
+
+@dataclass(frozen=True, slots=True)
+class _PathMatcher:
+    """Shared fields of the `output` and `inputOutput` matchers (the spec's PathMatcher)."""
+
+    path: str
+    expected: str
+    comparator: Comparator
+    search: Search | None = field(default=None, compare=False, repr=False)
+    compiled: Search = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.comparator, Comparator):
+            raise WaiterDefinitionError(
+                f"comparator {self.comparator!r} of path {self.path!r} is not one of "
+                f"{', '.join(c.value for c in Comparator)}"
+            )
+        if self.comparator is Comparator.BOOLEAN_EQUALS and self.expected not in (
+            "true",
+            "false",
+        ):
+            raise WaiterDefinitionError(
+                f"booleanEquals on path {self.path!r} expects 'true' or 'false', "
+                f"not {self.expected!r}"
+            )
+        compiled = self.search or _compile(self.path, "path")
+        object.__setattr__(self, "compiled", compiled)
+
+    def describe(self) -> str:
+        """The matcher as a person reads it in an error or a log line."""
+        kind = "output" if isinstance(self, OutputMatcher) else "inputOutput"
+        return f"{kind} path {self.path!r} {self.comparator.value} {self.expected!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class OutputMatcher(_PathMatcher):
+    """Matches the successful output of the operation with a JMESPath expression."""
+
+
+@dataclass(frozen=True, slots=True)
+class InputOutputMatcher(_PathMatcher):
+    """Matches `{"input": ..., "output": ...}` of a successful call with a JMESPath expression."""
+
+
+@dataclass(frozen=True, slots=True)
+class SuccessMatcher:
+    """`success: true` matches any successful response; `success: false` any (service) error."""
+
+    success: bool
+
+    def describe(self) -> str:
+        """The matcher as a person reads it in an error or a log line."""
+        return f"success {str(self.success).lower()}"
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorTypeMatcher:
+    """Matches an error whose code equals the name part of `error_type` (`ns#Name` → `Name`)."""
+
+    error_type: str
+
+    @property
+    def name(self) -> str:
+        """The name part of the shape id, which is what error codes are compared with."""
+        return self.error_type.rpartition("#")[2]
+
+    def describe(self) -> str:
+        """The matcher as a person reads it in an error or a log line."""
+        return f"errorType {self.error_type!r}"
+
+
+Matcher: TypeAlias = (
+    OutputMatcher | InputOutputMatcher | SuccessMatcher | ErrorTypeMatcher
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Acceptor:
+    """One ordered rule of a waiter: when `matcher` matches, move to `state`.
+
+    `message` (failure acceptors only) is a JMESPath expression whose string, or
+    list of strings, explains the failure in the error the waiter raises.
+    """
+
+    state: AcceptorState
+    matcher: Matcher
+    message: str | None = None
+    message_search: Search | None = field(default=None, compare=False, repr=False)
+    compiled_message: Search | None = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.state, AcceptorState):
+            raise WaiterDefinitionError(
+                f"acceptor state {self.state!r} is not one of success, failure, retry"
+            )
+        compiled: Search | None = None
+        if self.message is not None:
+            if self.state is not AcceptorState.FAILURE:
+                raise WaiterDefinitionError(
+                    f"an acceptor `message` is only valid on failure acceptors, "
+                    f"but this acceptor's state is {self.state.value}; remove the message"
+                )
+            compiled = self.message_search or _compile(self.message, "message")
+        object.__setattr__(self, "compiled_message", compiled)
+
+
+@dataclass(frozen=True, slots=True)
+class ModeledError:
+    """An error the operation declares: its shape name and, if modeled, its HTTP status."""
+
+    name: str
+    http_status: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WaiterDefinition:
+    """One named waiter of an operation: ordered acceptors and the retry delays (seconds)."""
+
+    name: str
+    operation: str
+    acceptors: tuple[Acceptor, ...]
+    min_delay: float = 2
+    max_delay: float = 120
+    documentation: str | None = None
+    deprecated: bool = False
+    tags: tuple[str, ...] = ()
+    errors: tuple[ModeledError, ...] = ()
+
+    def __post_init__(self) -> None:
+        where = f"waiter {self.name!r} of operation {self.operation!r}"
+        if not self.acceptors:
+            raise WaiterDefinitionError(
+                f"{where} has no acceptors; it needs at least one"
+            )
+        for label, value in (
+            ("min_delay", self.min_delay),
+            ("max_delay", self.max_delay),
+        ):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not value > 0
+            ):
+                raise WaiterDefinitionError(
+                    f"{where}: {label} must be a positive number of seconds, got {value!r}"
+                )
+        if self.min_delay > self.max_delay:
+            raise WaiterDefinitionError(
+                f"{where}: minDelay {self.min_delay} is greater than maxDelay "
+                f"{self.max_delay}; make minDelay <= maxDelay"
+            )
+
+    @classmethod
+    def from_trait(
+        cls,
+        name: str,
+        operation: str,
+        value: Mapping[str, Any],
+        *,
+        errors: Iterable[ModeledError] = (),
+    ) -> WaiterDefinition:
+        """Build a definition from one waiter of the trait's JSON value (the map entry's value)."""
+        return _TraitReader(name, operation).waiter(value, tuple(errors))
+
+
+_WAITER_KEYS = frozenset(
+    {"documentation", "acceptors", "minDelay", "maxDelay", "deprecated", "tags"}
+)
+_ACCEPTOR_KEYS = frozenset({"state", "matcher", "message"})
+_PATH_KEYS = frozenset({"path", "expected", "comparator"})
+_MATCHER_KEYS = ("output", "inputOutput", "success", "errorType")
+
+
+@dataclass(frozen=True, slots=True)
+class _TraitReader:
+    """Reads a trait value, naming the waiter and acceptor index in every error."""
+
+    name: str
+    operation: str
+
+    def fail(self, detail: str, index: int | None = None) -> WaiterDefinitionError:
+        at = "" if index is None else f", acceptor {index}"
+        return WaiterDefinitionError(
+            f"smithy.waiters#waitable on {self.operation}: waiter {self.name!r}{at}: "
+            f"{detail}; fix the trait value in the model"
+        )
+
+    def waiter(
+        self, value: Mapping[str, Any], errors: tuple[ModeledError, ...]
+    ) -> WaiterDefinition:
+        if not isinstance(value, Mapping):
+            raise self.fail(f"expected an object, got {type(value).__name__}")
+        self.no_unknown_keys(value, _WAITER_KEYS, None)
+        raw_acceptors = value.get("acceptors")
+        if not isinstance(raw_acceptors, list) or not raw_acceptors:
+            raise self.fail("`acceptors` must be a non-empty list")
+        acceptors = tuple(self.acceptor(a, i) for i, a in enumerate(raw_acceptors))
+        tags = value.get("tags", [])
+        if not isinstance(tags, list) or not all(
+            isinstance(t, str) and t for t in tags
+        ):
+            raise self.fail("`tags` must be a list of non-empty strings")
+        documentation = value.get("documentation")
+        if documentation is not None and not isinstance(documentation, str):
+            raise self.fail("`documentation` must be a string")
+        deprecated = value.get("deprecated", False)
+        if not isinstance(deprecated, bool):
+            raise self.fail("`deprecated` must be a boolean")
+        try:
+            return WaiterDefinition(
+                name=self.name,
+                operation=self.operation,
+                acceptors=acceptors,
+                min_delay=self.delay(value, "minDelay", 2),
+                max_delay=self.delay(value, "maxDelay", 120),
+                documentation=documentation,
+                deprecated=deprecated,
+                tags=tuple(tags),
+                errors=errors,
+            )
+        except WaiterDefinitionError as exc:
+            raise self.fail(str(exc)) from None
+
+    def delay(self, value: Mapping[str, Any], key: str, default: int) -> int:
+        delay = value.get(key, default)
+        if isinstance(delay, bool) or not isinstance(delay, int) or delay < 1:
+            raise self.fail(f"`{key}` must be an integer >= 1, got {delay!r}")
+        return delay
+
+    def no_unknown_keys(
+        self, value: Mapping[str, Any], allowed: frozenset[str], index: int | None
+    ) -> None:
+        unknown = sorted(set(value) - allowed)
+        if unknown:
+            raise self.fail(
+                f"unknown member(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}",
+                index,
+            )
+
+    def acceptor(self, value: Any, index: int) -> Acceptor:
+        if not isinstance(value, Mapping):
+            raise self.fail("an acceptor must be an object", index)
+        self.no_unknown_keys(value, _ACCEPTOR_KEYS, index)
+        try:
+            state = AcceptorState(value.get("state"))
+        except ValueError:
+            raise self.fail(
+                f"`state` must be success, failure or retry, got {value.get('state')!r}",
+                index,
+            ) from None
+        message = value.get("message")
+        if message is not None and not isinstance(message, str):
+            raise self.fail("`message` must be a JMESPath expression string", index)
+        try:
+            return Acceptor(state, self.matcher(value.get("matcher"), index), message)
+        except WaiterDefinitionError as exc:
+            raise self.fail(str(exc), index) from None
+
+    def matcher(self, value: Any, index: int) -> Matcher:
+        if not isinstance(value, Mapping):
+            raise self.fail("`matcher` must be an object", index)
+        members = [k for k in value if value[k] is not None]
+        if len(members) != 1 or members[0] not in _MATCHER_KEYS:
+            raise self.fail(
+                f"a matcher sets exactly one of {', '.join(_MATCHER_KEYS)}; found {members}",
+                index,
+            )
+        kind = members[0]
+        member = value[kind]
+        if kind == "success":
+            if not isinstance(member, bool):
+                raise self.fail("`success` must be true or false", index)
+            return SuccessMatcher(member)
+        if kind == "errorType":
+            if not isinstance(member, str) or not member:
+                raise self.fail("`errorType` must be a non-empty string", index)
+            return ErrorTypeMatcher(member)
+        if not isinstance(member, Mapping):
+            raise self.fail(
+                f"`{kind}` must be an object with path, expected, comparator", index
+            )
+        self.no_unknown_keys(member, _PATH_KEYS, index)
+        path, expected = member.get("path"), member.get("expected")
+        if not isinstance(path, str) or not isinstance(expected, str):
+            raise self.fail(f"`{kind}` needs string `path` and `expected`", index)
+        try:
+            comparator = Comparator(member.get("comparator"))
+        except ValueError:
+            raise self.fail(
+                f"`comparator` must be one of {', '.join(c.value for c in Comparator)}, "
+                f"got {member.get('comparator')!r}",
+                index,
+            ) from None
+        kind_cls = OutputMatcher if kind == "output" else InputOutputMatcher
+        return kind_cls(path, expected, comparator)

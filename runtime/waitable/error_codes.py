@@ -1,0 +1,71 @@
+"""Turn an exception raised by a client into the error code `errorType` compares with.
+
+Policy, in order:
+
+1. A botocore-style service error: `exc.response["Error"]["Code"]` (duck-typed;
+   botocore is never imported here).
+2. A `code` or `error_code` string attribute (smithy-python and hand-written errors).
+3. The exception's class name.
+
+Only the name part of a shape id counts (`com.amazonaws.s3#NotFound` → `NotFound`).
+A code that is a bare HTTP status (botocore reports `"404"` when a HEAD response
+has no body) is resolved through the operation's modeled errors: the one whose
+`http_status` equals it gives its name. A bare `"404"` that no modeled error
+claims reads as `NotFound`, as the AWS SDK for Rust does.
+
+Transport failures are not service errors and are never shown to acceptors:
+`OSError` (so `ConnectionError` and `TimeoutError`, which is also
+`asyncio.TimeoutError`) and any exception whose class hierarchy has a class named
+`BotoCoreError` but none named `ClientError`. They fail the waiter with
+`WaiterOperationError` (the cause chained) unless the caller lists their type in
+`retry_on=`, which makes such an attempt a retry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from .definition import ModeledError
+
+__all__ = ["error_code", "is_transport_error", "shape_name"]
+
+
+def shape_name(shape_id: str) -> str:
+    """The name part of an absolute shape id; a relative name is returned unchanged."""
+    return shape_id.rpartition("#")[2]
+
+
+def _raw_code(exc: BaseException) -> str:
+    response = getattr(exc, "response", None)
+    if isinstance(response, Mapping):
+        error = response.get("Error")
+        if isinstance(error, Mapping):
+            code = error.get("Code")
+            if isinstance(code, str) and code:
+                return code
+    for attribute in ("code", "error_code"):
+        code = getattr(exc, attribute, None)
+        if isinstance(code, str) and code:
+            return code
+    return type(exc).__name__
+
+
+def error_code(exc: BaseException, modeled: Iterable[ModeledError] = ()) -> str:
+    """The error code of `exc`, resolved as the module docstring describes."""
+    code = shape_name(_raw_code(exc))
+    if code.isascii() and code.isdigit():
+        status = int(code)
+        for error in modeled:
+            if error.http_status == status:
+                return shape_name(error.name)
+        if status == 404:
+            return "NotFound"
+    return code
+
+
+def is_transport_error(exc: BaseException) -> bool:
+    """True for failures to reach the service at all, which acceptors never see."""
+    if isinstance(exc, OSError):
+        return True
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    return "BotoCoreError" in names and "ClientError" not in names

@@ -1,0 +1,55 @@
+"""What a wait returns: the final state, the last output, and every attempt's record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from .definition import AcceptorState
+
+__all__ = ["Attempt", "WaiterResult"]
+
+OutputT = TypeVar("OutputT")
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt(Generic[OutputT]):
+    """One poll: when it started, the delay before it, what it saw, and what it decided.
+
+    `started_at` and `duration` are seconds on the waiter's clock, `started_at`
+    counted from the start of the wait. `output` is what the client returned (None
+    when it raised); `error_type` is the error code the call raised, if any.
+    `acceptor_index` is the 0-based index of the acceptor that matched, None when an
+    implicit rule decided (no acceptor matched, or the deadline passed).
+    """
+
+    number: int
+    started_at: float
+    delay: float
+    duration: float
+    state: AcceptorState
+    acceptor_index: int | None
+    output: OutputT | None
+    error_type: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class WaiterResult(Generic[OutputT]):
+    """The outcome of a wait, returned on success and carried by every `WaiterError`.
+
+    `output` is the last output the client returned during the wait, as the
+    client returned it (None if no call succeeded). `elapsed` is seconds from the
+    start of the wait to the end of its last poll.
+    """
+
+    waiter: str
+    state: AcceptorState
+    output: OutputT | None
+    attempts: int
+    elapsed: float
+    history: tuple[Attempt[OutputT], ...]
+
+    @property
+    def last_attempt(self) -> Attempt[OutputT] | None:
+        """The record of the final poll, if there was one."""
+        return self.history[-1] if self.history else None
