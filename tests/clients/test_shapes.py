@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import pytest
 from hypothesis import given
@@ -154,3 +154,60 @@ def test_model_keyed_input_round_trips_through_the_dataclass(
 ) -> None:
     built = to_dataclass(DescribeTableInput, value)
     assert to_member_dict(built, MEMBER_NAMES) == value
+
+
+class IdOfA(TypedDict):
+    Id: str
+
+
+class IdOfB(TypedDict):
+    ID: str
+    Inner: NotRequired[list[IdOfA]]
+
+
+class SourceUnion(TypedDict):
+    S3Location: NotRequired[str]
+    Value: NotRequired[str]
+
+
+class Output(TypedDict):
+    A: NotRequired[IdOfA]
+    B: NotRequired[IdOfB]
+    Source: NotRequired[SourceUnion]
+
+
+@dataclass(kw_only=True)
+class AData:
+    id: str
+
+
+@dataclass(kw_only=True)
+class BData:
+    id: str
+    inner: list[AData] | None = None
+
+
+@dataclass
+class SourceUnionS3Location:
+    value: str
+
+
+@dataclass(kw_only=True)
+class OutputData:
+    a: AData | None = None
+    b: BData | None = None
+    source: SourceUnionS3Location | None = None
+
+
+def test_with_the_output_typed_dict_each_structure_is_named_back_on_its_own() -> None:
+    # `Id` and `ID` both become `id`: only the structure tells which one it was.
+    output = OutputData(
+        a=AData(id="a"),
+        b=BData(id="b", inner=[AData(id="c")]),
+        source=SourceUnionS3Location("s3://x"),
+    )
+    assert to_member_dict(output, shape=Output) == {
+        "A": {"Id": "a"},
+        "B": {"ID": "b", "Inner": [{"Id": "c"}]},
+        "Source": {"S3Location": "s3://x"},
+    }

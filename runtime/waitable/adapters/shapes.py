@@ -12,9 +12,10 @@ runtime's data-model conversion handles them for every kind of client alike.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
 from .naming import python_member_name
@@ -26,6 +27,8 @@ T = TypeVar("T")
 # smithy-python generates each union member as its own dataclass with one
 # field, `value`, named `<Union><Member>`.
 _UNION_VALUE_FIELD = "value"
+
+_NO_NAMES: Mapping[str, str] = types.MappingProxyType({})
 
 
 class ShapeConversionError(TypeError):
@@ -80,42 +83,95 @@ def _convert(annotation: Any, value: Any) -> Any:
     return value
 
 
-def to_member_dict(value: Any, member_names: Mapping[str, str]) -> Any:
+def to_member_dict(
+    value: Any, member_names: Mapping[str, str] = _NO_NAMES, shape: Any = None
+) -> Any:
     """Turn dataclasses in `value` into dicts keyed by model member names.
 
-    `member_names` maps a Python attribute name to its model member name;
-    attributes it does not know keep their Python name. Unset (``None``)
-    attributes are left out, as an absent member is on the wire. A union
-    member's dataclass (one ``value`` field, class named ``<Union><Member>``)
-    becomes ``{Member: value}`` when its class name ends with a known member.
+    `shape` is the output's TypedDict as the generator emits it (keys are the
+    model's member names): when given, each structure is named back from its
+    own TypedDict, nested ones included. Otherwise, and for anything the
+    TypedDict does not cover, `member_names` (Python name -> model name) is
+    used, and an attribute neither knows keeps its Python name. Unset
+    (``None``) attributes are left out, as an absent member is on the wire.
+    A union member's dataclass (one ``value`` field, class named
+    ``<Union><Member>``) becomes ``{Member: value}``.
     """
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        keys = _typed_dict_keys(shape)
         fields = dataclasses.fields(value)
         if len(fields) == 1 and fields[0].name == _UNION_VALUE_FIELD:
-            member = _union_member(type(value).__name__, member_names)
+            # A structure whose one member is `Value` reads the same either way.
+            candidates = [name for name, _ in keys.values()] or member_names.values()
+            member = _union_member(type(value).__name__, candidates)
             if member is not None:
-                return {member: to_member_dict(value.value, member_names)}  # type: ignore[attr-defined]
+                inner = keys.get(python_member_name(member), (member, None))[1]
+                return {member: to_member_dict(value.value, member_names, inner)}  # type: ignore[attr-defined]
         result: dict[str, Any] = {}
         for field in fields:
             item = getattr(value, field.name)
-            if item is not None:
-                name = member_names.get(field.name, field.name)
-                result[name] = to_member_dict(item, member_names)
+            if item is None:
+                continue
+            name, inner = keys.get(field.name) or (
+                member_names.get(field.name, field.name),
+                None,
+            )
+            result[name] = to_member_dict(item, member_names, inner)
         return result
     if isinstance(value, (list, tuple)):
-        return [to_member_dict(item, member_names) for item in value]
+        inner = _argument(shape, list, 0)
+        return [to_member_dict(item, member_names, inner) for item in value]
     if isinstance(value, Mapping):
-        return {key: to_member_dict(item, member_names) for key, item in value.items()}
+        inner = _argument(shape, dict, 1)
+        return {
+            key: to_member_dict(item, member_names, inner)
+            for key, item in value.items()
+        }
     return value
 
 
-def _union_member(class_name: str, member_names: Mapping[str, str]) -> str | None:
-    """The known member name a union-member class is named after (longest match wins)."""
+def _without_none(shape: Any) -> Any:
+    """`X` for `X | None` (and for `X`); anything else unchanged."""
+    if typing.get_origin(shape) in (typing.Union, types.UnionType):
+        arms = [arm for arm in typing.get_args(shape) if arm is not type(None)]
+        if len(arms) == 1:
+            return arms[0]
+    return shape
+
+
+def _argument(shape: Any, origin: type, index: int) -> Any:
+    """The element (list) or value (dict) type of `shape`, or None if it is not one."""
+    shape = _without_none(shape)
+    arguments = typing.get_args(shape)
+    if typing.get_origin(shape) is origin and len(arguments) > index:
+        return arguments[index]
+    return None
+
+
+@functools.lru_cache(maxsize=512)
+def _typed_dict_members(shape: Any) -> Mapping[str, tuple[str, Any]]:
+    try:
+        hints = typing.get_type_hints(shape)
+    except NameError:  # an unresolvable forward reference: fall back to names
+        return {}
+    return {python_member_name(name): (name, hint) for name, hint in hints.items()}
+
+
+def _typed_dict_keys(shape: Any) -> Mapping[str, tuple[str, Any]]:
+    """Python name -> (model member name, member type) for a TypedDict `shape`."""
+    shape = _without_none(shape)
+    if shape is None or not typing.is_typeddict(shape):
+        return {}
+    return _typed_dict_members(shape)
+
+
+def _union_member(class_name: str, member_names: Iterable[str]) -> str | None:
+    """The member name a union-member class is named after (longest match wins)."""
     matches = [
         name
-        for name in member_names.values()
+        for name in member_names
         if name
-        and class_name.endswith(name[0].upper() + name[1:])
         and len(name) < len(class_name)
+        and class_name.endswith(name[0].upper() + name[1:])
     ]
     return max(matches, key=len) if matches else None
