@@ -7,11 +7,15 @@ so nothing reads the developer's AWS configuration and nothing leaves the machin
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
+import sys
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import boto3
@@ -123,3 +127,61 @@ def unique_name(request: pytest.FixtureRequest) -> str:
 
     digest = hashlib.sha1(request.node.nodeid.encode()).hexdigest()[:16]
     return f"waitable-{digest}"
+
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+AWS_MODELS = PROJECT_ROOT.parent / "shared" / "models" / "api-models-aws"
+WAITED_MODELS = (
+    "s3-2006-03-01.json",
+    "dynamodb-2012-08-10.json",
+    "dsql-2018-05-10.json",
+)
+GENERATED_PACKAGE = "client_test_waiters"
+
+
+@pytest.fixture(scope="session")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    """Waiters generated from the real S3, DynamoDB and DSQL models, imported.
+
+    The package is written to a temporary folder for the session and imported
+    from there; it is removed from `sys.modules` and `sys.path` afterwards.
+    """
+    from waitable_codegen import generate
+
+    root = tmp_path_factory.mktemp("generated")
+    result = generate(
+        [AWS_MODELS / name for name in WAITED_MODELS], root / GENERATED_PACKAGE
+    )
+    assert result.waiters == 8, result
+    sys.path.insert(0, str(root))
+    try:
+        package = importlib.import_module(GENERATED_PACKAGE)
+        for service in ("s3", "dynamodb", "dsql"):
+            importlib.import_module(f"{GENERATED_PACKAGE}.{service}")
+        yield package
+    finally:
+        sys.path.remove(str(root))
+        for name in [m for m in sys.modules if m.split(".")[0] == GENERATED_PACKAGE]:
+            del sys.modules[name]
+
+
+@pytest.fixture
+def world(
+    moto_server: MotoServer, s3: Any, dynamodb: Any, dsql: Any, unique_name: str
+) -> Any:
+    """What a scenario arranges with: moto, boto3 clients, a unique resource name."""
+    from .scenarios import World
+
+    return World(
+        moto_server, {"s3": s3, "dynamodb": dynamodb, "dsql": dsql}, unique_name
+    )
+
+
+def closed_port() -> int:
+    """A local port nothing listens on (bound, then released)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port

@@ -1,0 +1,130 @@
+"""Generated asyncio waiters from the real models driving aiobotocore clients against moto."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from types import ModuleType
+from typing import Any, TypeVar
+
+import pytest
+from aiobotocore.session import get_session
+from botocore.exceptions import ClientError, EndpointConnectionError
+
+from waitable import WaiterOperationError, WaiterTimeoutError
+
+from .conftest import FAKE_CREDENTIALS, REGION, MotoServer, client_config, closed_port
+from .scenarios import FAST, SCENARIOS, Scenario, World, history_of
+
+T = TypeVar("T")
+
+
+@asynccontextmanager
+async def aio_client(service: str, endpoint_url: str) -> AsyncIterator[Any]:
+    """An aiobotocore client for `service` on `endpoint_url`, closed on exit."""
+    session = get_session()
+    async with session.create_client(
+        service,
+        endpoint_url=endpoint_url,
+        region_name=REGION,
+        config=client_config(),
+        **FAKE_CREDENTIALS,
+    ) as client:
+        yield client
+
+
+def run(service: str, endpoint_url: str, use: Callable[[Any], Awaitable[T]]) -> T:
+    """Run `use(client)` in a fresh event loop with an aiobotocore client."""
+
+    async def main() -> T:
+        async with aio_client(service, endpoint_url) as client:
+            return await use(client)
+
+    return asyncio.run(main())
+
+
+def waiter_class(generated: ModuleType, service: str, name: str) -> Any:
+    return getattr(getattr(generated, service), f"Async{name}Waiter")
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
+def test_scenario(scenario: Scenario, world: World, generated: ModuleType) -> None:
+    cls = waiter_class(generated, scenario.service, scenario.waiter)
+
+    async def wait(client: Any) -> Any:
+        waiter = cls(client, on_attempt=scenario.hook(world))
+        return await waiter.wait(input, **FAST)
+
+    with scenario.arrange(world) as input:
+        result = run(scenario.service, world.moto.endpoint_url, wait)
+    assert history_of(result) == scenario.history
+    assert result.state.value == "success"
+
+
+def test_an_error_no_acceptor_matches_fails_with_the_client_error_chained(
+    moto_server: MotoServer, generated: ModuleType
+) -> None:
+    cls = waiter_class(generated, "dsql", "ClusterActive")
+
+    async def wait(client: Any) -> Any:
+        return await cls(client).wait(
+            {"identifier": "0123456789abcdefghijklmnop"}, **FAST
+        )
+
+    with pytest.raises(WaiterOperationError) as raised:
+        run("dsql", moto_server.endpoint_url, wait)
+    assert raised.value.error_code == "ResourceNotFoundException"
+    assert isinstance(raised.value.__cause__, ClientError)
+    assert history_of(raised.value.result) == [("failure", "ResourceNotFoundException")]
+
+
+def test_a_bucket_that_never_appears_times_out_after_retrying(
+    world: World, generated: ModuleType
+) -> None:
+    cls = waiter_class(generated, "s3", "BucketExists")
+
+    async def wait(client: Any) -> Any:
+        return await cls(client).wait(
+            {"Bucket": world.name}, max_wait_time=0.6, min_delay=0.05, max_delay=0.1
+        )
+
+    with pytest.raises(WaiterTimeoutError) as raised:
+        run("s3", world.moto.endpoint_url, wait)
+    history = history_of(raised.value.result)
+    assert len(history) >= 2
+    assert all(error == "NotFound" for _, error in history)
+
+
+def test_a_connection_error_fails_the_waiter_with_the_cause_chained(
+    generated: ModuleType,
+) -> None:
+    cls = waiter_class(generated, "s3", "BucketExists")
+
+    async def wait(client: Any) -> Any:
+        return await cls(client).wait({"Bucket": "waitable-unreachable"}, **FAST)
+
+    with pytest.raises(WaiterOperationError) as raised:
+        run("s3", f"http://127.0.0.1:{closed_port()}", wait)
+    assert isinstance(raised.value.__cause__, EndpointConnectionError)
+    assert raised.value.result.attempts == 1
+
+
+def test_a_connection_error_the_caller_opts_into_is_retried(
+    generated: ModuleType,
+) -> None:
+    cls = waiter_class(generated, "s3", "BucketExists")
+
+    async def wait(client: Any) -> Any:
+        waiter = cls(client, retry_on=(EndpointConnectionError,))
+        return await waiter.wait(
+            {"Bucket": "waitable-unreachable"},
+            max_wait_time=0.5,
+            min_delay=0.05,
+            max_delay=0.1,
+        )
+
+    with pytest.raises(WaiterTimeoutError) as raised:
+        run("s3", f"http://127.0.0.1:{closed_port()}", wait)
+    assert raised.value.result.attempts >= 2
+    assert {state for state, _ in history_of(raised.value.result)[:-1]} == {"retry"}

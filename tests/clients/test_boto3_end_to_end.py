@@ -1,0 +1,98 @@
+"""Generated waiters from the real models driving boto3 clients against moto's server."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import boto3
+import pytest
+from botocore.exceptions import ClientError, EndpointConnectionError
+
+from waitable import WaiterOperationError, WaiterTimeoutError
+
+from .conftest import boto3_client, closed_port
+from .scenarios import FAST, SCENARIOS, Scenario, World, history_of
+
+
+def waiter_class(generated: ModuleType, service: str, name: str) -> Any:
+    return getattr(getattr(generated, service), f"{name}Waiter")
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
+def test_scenario(scenario: Scenario, world: World, generated: ModuleType) -> None:
+    waiter = waiter_class(generated, scenario.service, scenario.waiter)(
+        world.clients[scenario.service], on_attempt=scenario.hook(world)
+    )
+    with scenario.arrange(world) as input:
+        result = waiter.wait(input, **FAST)
+    assert history_of(result) == scenario.history
+    assert result.state.value == "success"
+
+
+def test_the_result_output_is_what_boto3_returned(
+    world: World, generated: ModuleType
+) -> None:
+    world.clients["s3"].create_bucket(Bucket=world.name)
+    world.clients["s3"].put_object(Bucket=world.name, Key="k", Body=b"12345")
+    waiter = waiter_class(generated, "s3", "ObjectExists")(world.clients["s3"])
+    result = waiter.wait({"Bucket": world.name, "Key": "k"}, **FAST)
+    assert result.output["ContentLength"] == 5
+    assert result.output["ResponseMetadata"]["HTTPStatusCode"] == 200
+
+
+def test_an_error_no_acceptor_matches_fails_with_the_client_error_chained(
+    world: World, generated: ModuleType
+) -> None:
+    waiter = waiter_class(generated, "dsql", "ClusterActive")(world.clients["dsql"])
+    with pytest.raises(WaiterOperationError) as raised:
+        waiter.wait({"identifier": "0123456789abcdefghijklmnop"}, **FAST)
+    assert raised.value.error_code == "ResourceNotFoundException"
+    assert isinstance(raised.value.__cause__, ClientError)
+    assert history_of(raised.value.result) == [("failure", "ResourceNotFoundException")]
+
+
+def test_a_bucket_that_never_appears_times_out_after_retrying(
+    world: World, generated: ModuleType
+) -> None:
+    waiter = waiter_class(generated, "s3", "BucketExists")(world.clients["s3"])
+    with pytest.raises(WaiterTimeoutError) as raised:
+        waiter.wait(
+            {"Bucket": world.name}, max_wait_time=0.6, min_delay=0.05, max_delay=0.1
+        )
+    history = history_of(raised.value.result)
+    assert len(history) >= 2
+    assert all(error == "NotFound" for _, error in history)
+
+
+def unreachable(boto3_session: boto3.Session, service: str) -> Any:
+    return boto3_client(boto3_session, service, f"http://127.0.0.1:{closed_port()}")
+
+
+def test_a_connection_error_fails_the_waiter_with_the_cause_chained(
+    boto3_session: boto3.Session, generated: ModuleType
+) -> None:
+    waiter = waiter_class(generated, "s3", "BucketExists")(
+        unreachable(boto3_session, "s3")
+    )
+    with pytest.raises(WaiterOperationError) as raised:
+        waiter.wait({"Bucket": "waitable-unreachable"}, **FAST)
+    assert isinstance(raised.value.__cause__, EndpointConnectionError)
+    assert raised.value.result.attempts == 1
+
+
+def test_a_connection_error_the_caller_opts_into_is_retried(
+    boto3_session: boto3.Session, generated: ModuleType
+) -> None:
+    waiter = waiter_class(generated, "s3", "BucketExists")(
+        unreachable(boto3_session, "s3"), retry_on=(EndpointConnectionError,)
+    )
+    with pytest.raises(WaiterTimeoutError) as raised:
+        waiter.wait(
+            {"Bucket": "waitable-unreachable"},
+            max_wait_time=0.5,
+            min_delay=0.05,
+            max_delay=0.1,
+        )
+    assert raised.value.result.attempts >= 2
+    assert {state for state, _ in history_of(raised.value.result)[:-1]} == {"retry"}
