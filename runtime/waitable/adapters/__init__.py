@@ -1,1 +1,13 @@
-"""Adapters for particular kinds of client (smithy-python: async, snake_case, dataclasses)."""
+"""Adapters for particular kinds of client (smithy-python: async, snake_case, dataclasses).
+
+boto3, aiobotocore and plain callables need none: a generated waiter takes them
+as they are. A smithy-python client goes through `smithy_python_waiter`.
+"""
+
+from .smithy_python import (
+    SmithyPythonAdapterError,
+    SmithyPythonOperation,
+    smithy_python_waiter,
+)
+
+__all__ = ["SmithyPythonAdapterError", "SmithyPythonOperation", "smithy_python_waiter"]

@@ -8,9 +8,13 @@ dataclass; modeled errors are exception classes named after the error shapes
 `SmithyPythonOperation` wraps one operation as the plain async callable a
 waiter accepts: it builds the input dataclass from the waiter's input (keyed by
 the model's member names), awaits the client, and turns the output dataclass
-into dicts keyed by the model's member names. The names it maps back are the
-ones the waiter's paths select (always known, from the definition) plus any the
-caller adds with `member_names=`; other attributes keep their Python name.
+into dicts keyed by the model's member names. Names are mapped back structure
+by structure from the output TypedDict a generated waiter declares; failing
+that, from the names the waiter's paths select plus any the caller adds with
+`member_names=` (other attributes then keep their Python name).
+
+`smithy_python_waiter(AsyncXWaiter, client, ...)` does all of it for a
+generated asyncio waiter class.
 """
 
 from __future__ import annotations
@@ -19,15 +23,23 @@ import dataclasses
 import inspect
 import typing
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import jmespath
 
 from ..definition import InputOutputMatcher, OutputMatcher, WaiterDefinition
+from ..waiter import AsyncWaiter
 from .naming import member_names_by_python_name, python_member_name
 from .shapes import to_dataclass, to_member_dict
 
-__all__ = ["SmithyPythonAdapterError", "SmithyPythonOperation", "path_member_names"]
+__all__ = [
+    "SmithyPythonAdapterError",
+    "SmithyPythonOperation",
+    "path_member_names",
+    "smithy_python_waiter",
+]
+
+W = TypeVar("W", bound=AsyncWaiter[Any, Any])
 
 
 class SmithyPythonAdapterError(TypeError):
@@ -64,6 +76,7 @@ class SmithyPythonOperation:
         definition: WaiterDefinition,
         *,
         input_type: type | None = None,
+        output_shape: Any = None,
         member_names: Iterable[str] = (),
     ) -> None:
         operation = definition.operation.rpartition("#")[2]
@@ -80,11 +93,49 @@ class SmithyPythonOperation:
         self.member_names = member_names_by_python_name(
             path_member_names(definition) | set(member_names)
         )
+        self.output_shape = output_shape
 
     async def __call__(self, input: Mapping[str, Any]) -> Any:
         """Call the operation with `input` (model names) and return its output (model names)."""
         output = await self._method(to_dataclass(self.input_type, input))
-        return to_member_dict(output, self.member_names)
+        return to_member_dict(output, self.member_names, self.output_shape)
+
+
+def smithy_python_waiter(
+    waiter_class: type[W],
+    client: object,
+    *,
+    input_type: type | None = None,
+    member_names: Iterable[str] = (),
+    **waiter_options: Any,
+) -> W:
+    """A `waiter_class` (a generated asyncio waiter) that polls a smithy-python client.
+
+    `waiter_options` are the waiter's own (`clock=`, `retry_on=`, ...).
+    """
+    if not (isinstance(waiter_class, type) and issubclass(waiter_class, AsyncWaiter)):
+        raise SmithyPythonAdapterError(
+            f"smithy-python clients are async: pass a generated Async...Waiter class, "
+            f"got {getattr(waiter_class, '__name__', waiter_class)!r}"
+        )
+    operation = SmithyPythonOperation(
+        client,
+        waiter_class.definition,
+        input_type=input_type,
+        output_shape=_output_shape(waiter_class),
+        member_names=member_names,
+    )
+    return waiter_class(operation, **waiter_options)
+
+
+def _output_shape(waiter_class: type) -> Any:
+    """The output type a generated class declares: `AsyncWaiter[Input, Output]`."""
+    for cls in waiter_class.__mro__:
+        for base in getattr(cls, "__orig_bases__", ()):
+            arguments = typing.get_args(base)
+            if typing.get_origin(base) is AsyncWaiter and len(arguments) == 2:
+                return arguments[1]
+    return None
 
 
 def _input_type(method: Callable[..., Any], waiter: str) -> type:
