@@ -4,6 +4,10 @@ Smithy reports each static-analysis problem at a line and column. The `jmespath`
 parser builds plain dict nodes without positions, so `_PositionedParser` wraps its
 parse steps and stores, on every node, the offset Smithy's own parser gives that
 node (the table in ../shared/notes/smithy-waiter-validation.md, section 3).
+
+The trees are `jmespath`'s but for two shapes where jmespath 1.1 departs from the
+JMESPath spec and from Smithy, rebuilt as the spec reads them: `a.*.b.c` (the
+projection takes `.b.c`, not only `.b`) and `a[0][1:2]` (the slice projects).
 """
 
 from __future__ import annotations
@@ -115,6 +119,11 @@ def _inherit_positions(node: Node, parent_pos: int) -> None:
             _inherit_positions(child, pos)
 
 
+def _node(kind: str, *children: Node) -> Node:
+    """A node shaped as `jmespath.ast` shapes them."""
+    return {"type": kind, "children": list(children)}
+
+
 def _at(node: Node, pos: int) -> Node:
     node["pos"] = pos
     return node
@@ -132,6 +141,12 @@ class _PositionedParser(Parser):
 
     def _base(self) -> Any:
         return super()
+
+    def _token_type(self, offset: int) -> str:
+        """The type of the token `offset` places after the current one."""
+        tokens = cast(list[dict[str, Any]], getattr(self, "_tokens"))
+        index = cast(int, getattr(self, "_index"))
+        return cast(str, tokens[min(index + offset, len(tokens) - 1)]["type"])
 
     def _start(self, offset: int) -> int:
         """The start of the token `offset` places after the current one."""
@@ -191,12 +206,16 @@ class _PositionedParser(Parser):
     # Tokens that continue an expression; the operator token is already consumed.
 
     def _token_led_dot(self, left: Node) -> Node:
-        dot = self._start(-1)
+        if self._token_type(0) != "star":
+            dot = self._start(-1)
+            return _at(self._base()._token_led_dot(left), dot)
+        # `a.*.b.c`: jmespath 1.1 ends the projection's right side at the next `.`,
+        # reading `(a.*.b).c` (jmespath.py issue #182); the spec and Smithy keep
+        # `.b.c` inside the projection, as a leading `*` already does.
         after_star = self._start(1) - 1
-        node = self._base()._token_led_dot(left)
-        if node["type"] == "value_projection":
-            return _at(node, after_star)
-        return _at(node, dot)
+        self._base()._advance()
+        right = self._base()._parse_projection_rhs(self.BINDING_POWER["star"])
+        return _at(_node("value_projection", left, right), after_star)
 
     def _token_led_pipe(self, left: Node) -> Node:
         operator = self._start(-1)
@@ -224,9 +243,23 @@ class _PositionedParser(Parser):
 
     def _token_led_lbracket(self, left: Node) -> Node:
         star = self._start(0)
-        return self._place_bracket(
-            self._base()._token_led_lbracket(left), star, left["pos"]
+        left_pos = left["pos"]
+        node = self._place_bracket(
+            self._base()._token_led_lbracket(left), star, left_pos
         )
+        children = node["children"]
+        if node is left and node["type"] == "index_expression":
+            if children[-1]["type"] == "slice":
+                # `a[0][1:2]`: jmespath 1.1 appends the slice to the index without the
+                # projection every other slice starts; build it as the spec does.
+                slice_node = children.pop()
+                _at(node, children[-1]["pos"] if len(children) > 1 else left_pos)
+                sliced = _at(
+                    _node("index_expression", node, slice_node), slice_node["pos"]
+                )
+                right = self._base()._parse_projection_rhs(self.BINDING_POWER["star"])
+                return _at(_node("projection", sliced, right), slice_node["pos"])
+        return node
 
     def _parse_comparator(self, left: Node, comparator: str) -> Node:
         right_start = self._start(0)

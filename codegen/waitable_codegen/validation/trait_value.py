@@ -145,7 +145,7 @@ class _Reader:
         members: tuple[str, ...],
         required: tuple[str, ...],
     ) -> bool:
-        """True when `value` is an object holding every required member."""
+        """True when `value` is an object; reports unknown and missing members."""
         if not self.expect(path, value, "object", "structure", target):
             return False
         for key in value:
@@ -155,12 +155,12 @@ class _Reader:
                     f"Invalid structure member `{key}` found for `{target}`",
                     Severity.WARNING,
                 )
-        missing = [key for key in required if key not in value]
-        for key in missing:
-            self.report(
-                path, f"Missing required structure member `{key}` for `{target}`"
-            )
-        return not missing
+        for key in required:
+            if key not in value:
+                self.report(
+                    path, f"Missing required structure member `{key}` for `{target}`"
+                )
+        return True
 
     def waitable(self, value: Any) -> list[Waiter]:
         if not self.expect((), value, "object", "map", WAITABLE_TRAIT):
@@ -211,7 +211,9 @@ class _Reader:
             self.tags((name, "tags"), value["tags"])
         min_delay = self.delay((name, "minDelay"), value.get("minDelay"))
         max_delay = self.delay((name, "maxDelay"), value.get("maxDelay"))
-        acceptors = self.acceptors((name, "acceptors"), value["acceptors"])
+        acceptors = None
+        if "acceptors" in value:
+            acceptors = self.acceptors((name, "acceptors"), value["acceptors"])
         if self._errors_since(before) or acceptors is None:
             return None
         return Waiter(
@@ -289,13 +291,13 @@ class _Reader:
             path, value, target, _ACCEPTOR_MEMBERS, ("state", "matcher")
         ):
             return None
-        state = self.enum(
-            (*path, "state"),
-            value["state"],
-            "smithy.waiters#AcceptorState",
-            STATES,
-        )
-        matcher = self.matcher((*path, "matcher"), value["matcher"])
+        state = matcher = None
+        if "state" in value:
+            state = self.enum(
+                (*path, "state"), value["state"], "smithy.waiters#AcceptorState", STATES
+            )
+        if "matcher" in value:
+            matcher = self.matcher((*path, "matcher"), value["matcher"])
         message = value.get("message")
         message_ok = message is None or self.expect(
             (*path, "message"), message, "string", "string", "smithy.api#String"
@@ -363,17 +365,20 @@ class _Reader:
         if not self.structure(path, value, target, required, required):
             return None
         fields = [
-            self.expect(
+            key in value
+            and self.expect(
                 (*path, key), value[key], "string", "string", "smithy.api#String"
             )
             for key in ("path", "expected")
         ]
-        comparator = self.enum(
-            (*path, "comparator"),
-            value["comparator"],
-            "smithy.waiters#PathComparator",
-            COMPARATORS,
-        )
+        comparator = None
+        if "comparator" in value:
+            comparator = self.enum(
+                (*path, "comparator"),
+                value["comparator"],
+                "smithy.waiters#PathComparator",
+                COMPARATORS,
+            )
         if not all(fields) or comparator is None:
             return None
         return PathMatcher(value["path"], value["expected"], comparator)
