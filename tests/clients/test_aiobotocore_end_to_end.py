@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import pytest
 from aiobotocore.session import get_session
-from botocore.exceptions import ClientError, EndpointConnectionError
+from botocore.exceptions import ClientError, EndpointConnectionError, ReadTimeoutError
 
 from waitable import WaiterOperationError, WaiterTimeoutError
 
@@ -21,14 +21,16 @@ T = TypeVar("T")
 
 
 @asynccontextmanager
-async def aio_client(service: str, endpoint_url: str) -> AsyncIterator[Any]:
+async def aio_client(
+    service: str, endpoint_url: str, **config: Any
+) -> AsyncIterator[Any]:
     """An aiobotocore client for `service` on `endpoint_url`, closed on exit."""
     session = get_session()
     async with session.create_client(
         service,
         endpoint_url=endpoint_url,
         region_name=REGION,
-        config=client_config(),
+        config=client_config(**config),
         **FAKE_CREDENTIALS,
     ) as client:
         yield client
@@ -128,3 +130,18 @@ def test_a_connection_error_the_caller_opts_into_is_retried(
         run("s3", f"http://127.0.0.1:{closed_port()}", wait)
     assert raised.value.result.attempts >= 2
     assert {state for state, _ in history_of(raised.value.result)[:-1]} == {"retry"}
+
+
+def test_a_read_timeout_fails_the_waiter_with_the_cause_chained(
+    silent_endpoint: str, generated: ModuleType
+) -> None:
+    cls = waiter_class(generated, "s3", "BucketExists")
+
+    async def main() -> Any:
+        async with aio_client("s3", silent_endpoint, read_timeout=0.2) as client:
+            return await cls(client).wait({"Bucket": "waitable-silent"}, **FAST)
+
+    with pytest.raises(WaiterOperationError) as raised:
+        asyncio.run(main())
+    assert isinstance(raised.value.__cause__, ReadTimeoutError)
+    assert raised.value.result.attempts == 1

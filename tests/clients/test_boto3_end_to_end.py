@@ -7,11 +7,11 @@ from typing import Any
 
 import boto3
 import pytest
-from botocore.exceptions import ClientError, EndpointConnectionError
+from botocore.exceptions import ClientError, EndpointConnectionError, ReadTimeoutError
 
 from waitable import WaiterOperationError, WaiterTimeoutError
 
-from .conftest import boto3_client, closed_port
+from .conftest import boto3_client, client_config, closed_port
 from .scenarios import FAST, SCENARIOS, Scenario, World, history_of
 
 
@@ -96,3 +96,16 @@ def test_a_connection_error_the_caller_opts_into_is_retried(
         )
     assert raised.value.result.attempts >= 2
     assert {state for state, _ in history_of(raised.value.result)[:-1]} == {"retry"}
+
+
+def test_a_read_timeout_fails_the_waiter_with_the_cause_chained(
+    boto3_session: boto3.Session, silent_endpoint: str, generated: ModuleType
+) -> None:
+    s3 = boto3_session.client(
+        "s3", endpoint_url=silent_endpoint, config=client_config(read_timeout=0.2)
+    )
+    waiter = waiter_class(generated, "s3", "BucketExists")(s3)
+    with pytest.raises(WaiterOperationError) as raised:
+        waiter.wait({"Bucket": "waitable-silent"}, **FAST)
+    assert isinstance(raised.value.__cause__, ReadTimeoutError)
+    assert raised.value.result.attempts == 1
