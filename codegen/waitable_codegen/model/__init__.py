@@ -2,7 +2,8 @@
 
 The model API:
 
-- `load_model(paths)` / `load_text(text, source)` → `Model`; bad input raises
+- `load_model(paths)` / `load_text(text, source)` / `load_sources([(source, text)])`
+  → `Model`; bad input raises
   `ModelError`, whose message names the file and the shape.
 - `Model.shapes`: shape id → `Shape` (prelude included, mixins and `apply` resolved;
   `set` is read as `list` with `properties["set"] = True`).
@@ -22,7 +23,14 @@ from typing import Any
 
 from .closure import service_operations, shape_closure
 from .errors import ModelError
-from .loader import build_shapes, expand_paths, parse_document, read_file
+from .loader import (
+    build_shapes,
+    decode_text,
+    expand_paths,
+    parse_document,
+    read_bytes,
+    read_file,
+)
 from .prelude import PRELUDE_SOURCE
 from .shapes import WAITABLE_TRAIT, Member, Shape, shape_name, shape_namespace
 
@@ -33,8 +41,12 @@ __all__ = [
     "PRELUDE_SOURCE",
     "Shape",
     "WAITABLE_TRAIT",
+    "decode_text",
+    "expand_paths",
     "load_model",
+    "load_sources",
     "load_text",
+    "read_bytes",
     "shape_name",
     "shape_namespace",
 ]
@@ -100,3 +112,13 @@ def load_model(paths: Iterable[str | Path]) -> Model:
     documents = [parse_document(read_file(path), str(path)) for path in files]
     shapes, metadata = build_shapes(documents)
     return Model(shapes, metadata, tuple(str(path) for path in files))
+
+
+def load_sources(sources: Iterable[tuple[str, str]]) -> Model:
+    """A model merged from (source name, JSON AST text) pairs already read."""
+    pairs = list(sources)
+    if not pairs:
+        raise ModelError("no model files given")
+    documents = [parse_document(text, source) for source, text in pairs]
+    shapes, metadata = build_shapes(documents)
+    return Model(shapes, metadata, tuple(source for source, _ in pairs))

@@ -49,14 +49,30 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
 
 def read_file(path: Path) -> str:
     """The text of a model file, or a ModelError saying why it cannot be read."""
+    return decode_text(read_bytes(path), str(path))
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of a model file, or a ModelError saying why it cannot be read."""
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes()
     except FileNotFoundError:
         raise ModelError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise ModelError(f"{path}: is a directory, expected a JSON AST file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ModelError(f"{path}: cannot read model file ({exc})") from None
+    except OSError as exc:
+        raise ModelError(f"{path}: cannot read model file ({exc.strerror})") from None
+
+
+def decode_text(data: bytes, source: str) -> str:
+    """Model bytes as text: JSON AST files are UTF-8 (a BOM is tolerated)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ModelError(
+            f"{source}: not UTF-8 text (byte {exc.start}); "
+            "Smithy JSON AST files are UTF-8 JSON"
+        ) from None
 
 
 def parse_document(text: str, source: str) -> _Document:
