@@ -1,0 +1,77 @@
+"""JMESPath paths as compiled functions, through `waitable_codegen.jmespath`.
+
+`compiled` mode turns each distinct expression of a package into one module-level
+function (`compile_to_source`); `interpreted` mode leaves `search=None`, so the
+runtime compiles the path with the `jmespath` package.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable
+
+from ..errors import GenerationError, UsageError
+from ..naming import unique_name
+from .records import SearchFunctionPlan
+
+JMESPATH_MODES = ("compiled", "interpreted")
+
+CompileToSource = Callable[[str, str], str]
+
+
+def load_compiler(mode: str) -> CompileToSource | None:
+    """The compiler for `mode`, or None when paths are left to the runtime.
+
+    `compiled` falls back to None while `waitable_codegen.jmespath` is not installed
+    (it is written separately); see `effective_mode`.
+    """
+    if mode not in JMESPATH_MODES:
+        raise UsageError(
+            f"unknown --jmespath mode {mode!r}; use one of {', '.join(JMESPATH_MODES)}"
+        )
+    if mode == "interpreted":
+        return None
+    if importlib.util.find_spec("waitable_codegen.jmespath") is None:
+        return None
+    module = importlib.import_module("waitable_codegen.jmespath")
+    compiler: CompileToSource | None = getattr(module, "compile_to_source", None)
+    return compiler
+
+
+def effective_mode(mode: str) -> str:
+    """The mode generation really uses: `compiled` only when the compiler exists."""
+    return "compiled" if load_compiler(mode) is not None else "interpreted"
+
+
+class SearchFunctions:
+    """The compiled functions of one package, one per distinct expression."""
+
+    def __init__(self, compiler: CompileToSource | None) -> None:
+        self.compiler = compiler
+        self.by_expression: dict[str, SearchFunctionPlan] = {}
+
+    def function_for(self, expression: str, wanted_name: str, where: str) -> str | None:
+        """The name of the function computing `expression`, or None (interpreted)."""
+        if self.compiler is None:
+            return None
+        known = self.by_expression.get(expression)
+        if known is not None:
+            return known.name
+        taken = {plan.name for plan in self.by_expression.values()}
+        name = unique_name(wanted_name, taken)
+        try:
+            source = self.compiler(expression, name)
+        except Exception as exc:  # the compiler's own failure, reported with context
+            raise GenerationError(
+                f"{where}: cannot compile JMESPath {expression!r} ({exc}); "
+                "generate with --jmespath interpreted and report this"
+            ) from None
+        self.by_expression[expression] = SearchFunctionPlan(
+            name, expression, source.strip("\n")
+        )
+        return name
+
+    def plans(self) -> tuple[SearchFunctionPlan, ...]:
+        """The functions in the order they were first needed."""
+        return tuple(self.by_expression.values())

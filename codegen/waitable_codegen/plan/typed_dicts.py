@@ -1,0 +1,196 @@
+"""TypedDicts for the inputs and outputs of the waited-on operations.
+
+Every structure and union an input or output reaches becomes one TypedDict:
+required members (`@required`, unless `@clientOptional`) are required keys, the
+rest `NotRequired`. Names come from the shape names, with the service's `rename`
+first and collisions across namespaces resolved deterministically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from ..literals import docstring_literal, string_literal
+from ..model import Model, Shape
+from ..naming import RESERVED_NAMES, is_identifier, pascal_identifier, unique_name
+from .layout import class_header, subscript_line
+from .records import FieldPlan, TypedDictPlan
+
+_SCALARS = {
+    "string": "str",
+    "enum": "str",
+    "boolean": "bool",
+    "byte": "int",
+    "short": "int",
+    "integer": "int",
+    "long": "int",
+    "bigInteger": "int",
+    "intEnum": "int",
+    "float": "float",
+    "double": "float",
+    "bigDecimal": "_decimal.Decimal",
+    "blob": "bytes",
+    "timestamp": "_datetime.datetime",
+    "document": "_t.Any",
+}
+_CONTAINERS = frozenset({"structure", "union"})
+
+
+@dataclass
+class TypedDictSet:
+    """The TypedDicts of one package, and what the module must import for them."""
+
+    names: dict[str, str] = field(default_factory=dict)  # shape id → class name
+    plans: list[TypedDictPlan] = field(default_factory=list)
+    needs_datetime: bool = False
+    needs_decimal: bool = False
+
+    def sorted_plans(self) -> tuple[TypedDictPlan, ...]:
+        """The TypedDicts in class-name order (the order the module defines them)."""
+        return tuple(sorted(self.plans, key=lambda plan: plan.class_name))
+
+
+class TypedDictPlanner:
+    """Plans the TypedDicts reachable from a package's operation inputs and outputs."""
+
+    def __init__(
+        self, model: Model, namespace: str | None, rename: Mapping[str, str]
+    ) -> None:
+        self.model = model
+        self.namespace = namespace
+        self.rename = rename
+        self.result = TypedDictSet()
+
+    def plan(
+        self, roots: Iterable[str], synthetic: Iterable[tuple[str, str]]
+    ) -> TypedDictSet:
+        """Plan the TypedDicts for `roots` (structure ids) and the empty `synthetic`
+        ones (key, wanted class name) that stand in for a missing input or output."""
+        shape_ids = self._reachable(roots)
+        self._name_shapes(shape_ids)
+        for key, wanted in synthetic:
+            name = unique_name(wanted, self._taken())
+            self.result.names[key] = name
+        for shape_id in shape_ids:
+            self.result.plans.append(self._plan_shape(shape_id))
+        for key, _ in synthetic:
+            name = self.result.names[key]
+            operation = key.partition(" ")[2]
+            doc = f"The {key.partition(' ')[0]} of `{operation}`, which has none."
+            self.result.plans.append(
+                TypedDictPlan(
+                    name,
+                    None,
+                    class_header(name, "_t.TypedDict"),
+                    docstring_literal(doc, 4),
+                    (),
+                    False,
+                )
+            )
+        return self.result
+
+    def _taken(self) -> set[str]:
+        return set(self.result.names.values()) | RESERVED_NAMES
+
+    def _reachable(self, roots: Iterable[str]) -> list[str]:
+        found: list[str] = []
+        seen: set[str] = set()
+        pending = sorted(set(roots), reverse=True)
+        while pending:
+            shape_id = pending.pop()
+            if shape_id in seen:
+                continue
+            seen.add(shape_id)
+            shape = self.model[shape_id]
+            if shape.type in _CONTAINERS:
+                found.append(shape_id)
+            elif shape.type not in ("list", "map"):
+                continue  # enum members target smithy.api#Unit: nothing to type
+            for member in reversed(shape.members.values()):
+                if member.target not in seen:
+                    pending.append(member.target)
+        return found
+
+    def _name_shapes(self, shape_ids: list[str]) -> None:
+        # The service's own namespace names first, then the rest by shape id, so a
+        # clash is always resolved against the same shape.
+        def order(shape_id: str) -> tuple[int, str]:
+            shape = self.model[shape_id]
+            return (0 if shape.namespace == self.namespace else 1, shape_id)
+
+        for shape_id in sorted(shape_ids, key=order):
+            shape = self.model[shape_id]
+            wanted = pascal_identifier(
+                self.rename.get(shape_id, shape.name).lstrip("_")
+            )
+            taken = self._taken()
+            if wanted in taken and shape.namespace != self.namespace:
+                prefix = pascal_identifier(shape.namespace.split(".")[-1])
+                wanted = f"{prefix}{wanted}"
+            self.result.names[shape_id] = unique_name(wanted, taken)
+
+    def _plan_shape(self, shape_id: str) -> TypedDictPlan:
+        shape = self.model[shape_id]
+        union = shape.type == "union"
+        member_names = list(shape.members)
+        # A class body would mangle `__x` (and `_t`, `_datetime` would hide the
+        # module's own imports from mypy): such shapes, and those with keyword or
+        # non-identifier member names, use the functional form, whose keys are only
+        # strings. Members named like a class or a builtin are fine in a class body.
+        functional = any(
+            not is_identifier(name) or name.startswith("_") for name in member_names
+        )
+        fields = []
+        for member in shape.members.values():
+            annotation = self._annotation(self.model.target(member), member.traits)
+            required = (
+                not union
+                and member.required
+                and "smithy.api#clientOptional" not in member.traits
+            )
+            key = string_literal(member.name)
+            if functional:
+                annotation = string_literal(annotation)
+            full = annotation if required else f"_t.NotRequired[{annotation}]"
+            if functional:
+                line = subscript_line(f"{key}: ", full, 8, ",")
+            else:
+                line = subscript_line(f"{member.name}: ", full, 4, parenthesize=True)
+            fields.append(FieldPlan(member.name, key, annotation, required, line))
+        kind = "union (set exactly one key)" if union else "structure"
+        doc = f"The {kind} `{shape_id}`."
+        name = self.result.names[shape_id]
+        return TypedDictPlan(
+            name,
+            shape_id,
+            class_header(name, "_t.TypedDict"),
+            docstring_literal(doc, 4),
+            tuple(fields),
+            functional,
+        )
+
+    def _annotation(self, shape: Shape, traits: Mapping[str, object]) -> str:
+        if shape.type in _CONTAINERS:
+            return self.result.names[shape.id]
+        if shape.type == "list":
+            item = self._annotation(self.model.target(shape.members["member"]), {})
+            if "smithy.api#sparse" in shape.traits:
+                item = f"{item} | None"
+            return f"list[{item}]"
+        if shape.type == "map":
+            key = self._annotation(self.model.target(shape.members["key"]), {})
+            value = self._annotation(self.model.target(shape.members["value"]), {})
+            if "smithy.api#sparse" in shape.traits:
+                value = f"{value} | None"
+            return f"dict[{key}, {value}]"
+        if shape.type == "blob" and (
+            "smithy.api#streaming" in shape.traits or "smithy.api#streaming" in traits
+        ):
+            return "_t.Any"
+        scalar = _SCALARS.get(shape.type, "_t.Any")
+        if scalar.startswith("_datetime"):
+            self.result.needs_datetime = True
+        elif scalar.startswith("_decimal"):
+            self.result.needs_decimal = True
+        return scalar
