@@ -1,0 +1,85 @@
+"""Render: the plan through the jinja2 templates, then black, into file contents.
+
+The templates come from `waitable_codegen/templates` in an installed wheel, or from
+the repository's top-level `templates/` in an editable install. Output is formatted
+in-process with black, so the same plan always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path, PurePosixPath
+
+import black
+from black.mode import Mode, TargetVersion
+import jinja2
+
+from .errors import GenerationError
+from .plan import GenerationPlan, PackagePlan
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+BLACK_MODE = Mode(target_versions={TargetVersion.PY311}, line_length=88)
+
+
+def templates_dir() -> Path:
+    """Where the templates are: inside the package (wheel) or at the repo root."""
+    shipped = _PACKAGE_DIR / "templates"
+    if shipped.is_dir():
+        return shipped
+    return _PACKAGE_DIR.parents[1] / "templates"
+
+
+@functools.lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    """The jinja2 environment: plain text (no HTML escaping), undefined names fail."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates_dir()),
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def format_source(source: str, name: str) -> str:
+    """`source` formatted by black; a failure means a generator bug, said plainly."""
+    try:
+        return black.format_str(source, mode=BLACK_MODE)
+    except Exception as exc:  # black reports invalid code with its own exceptions
+        raise GenerationError(
+            f"internal error: generated {name} is not valid Python ({exc}); "
+            "please report this with the model"
+        ) from None
+
+
+def render_plan(plan: GenerationPlan) -> dict[PurePosixPath, str]:
+    """Every file of the plan: relative path → formatted content."""
+    env = environment()
+    files: dict[PurePosixPath, str] = {}
+    context = {"header_lines": plan.header_lines, "plan": plan}
+    top = PurePosixPath(".")
+    files[top / "py.typed"] = env.get_template("py.typed.jinja").render(context)
+    if plan.root_docstring_source is not None:
+        source = env.get_template("root_init.py.jinja").render(context)
+        files[top / "__init__.py"] = format_source(source, "__init__.py")
+    for package in plan.packages:
+        files.update(_render_package(env, plan, package))
+    return files
+
+
+def _render_package(
+    env: jinja2.Environment, plan: GenerationPlan, package: PackagePlan
+) -> dict[PurePosixPath, str]:
+    directory = PurePosixPath(*package.path) if package.path else PurePosixPath(".")
+    context = {"header_lines": plan.header_lines, "plan": plan, "package": package}
+    files: dict[PurePosixPath, str] = {}
+    for template, name in (
+        ("package_init.py.jinja", "__init__.py"),
+        ("shapes.py.jinja", "shapes.py"),
+        ("waiters.py.jinja", "waiters.py"),
+    ):
+        path = directory / name
+        source = env.get_template(template).render(context)
+        files[path] = format_source(source, str(path))
+    return files
