@@ -1,1 +1,16 @@
-"""waitable_codegen: generate typed waiter classes from Smithy models."""
+"""waitable_codegen: generate typed waiter classes from Smithy models.
+
+`generate(models, out_dir, ...)` is the Python API (`generate-waiters` is its CLI).
+"""
+
+from .api import GenerationResult, ReportedEvent, generate
+from .errors import GenerationError, UsageError, ValidationFailed
+
+__all__ = [
+    "GenerationError",
+    "GenerationResult",
+    "ReportedEvent",
+    "UsageError",
+    "ValidationFailed",
+    "generate",
+]

@@ -1,0 +1,254 @@
+"""The Python API: `generate(models, out_dir, ...)`, the whole flow in one call.
+
+load → validate → plan → render → write, with a shortcut: when the manifest in
+OUT_DIR says the same inputs produced the files that are there, nothing is
+parsed or rendered again (a build step runs on every build).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from .errors import GenerationError, UsageError, ValidationFailed
+from .fingerprint import inputs_fingerprint
+from .model import (
+    Model,
+    ModelError,
+    decode_text,
+    expand_paths,
+    load_sources,
+    read_bytes,
+)
+from .plan import JMESPATH_MODES, effective_mode, plan_generation
+from .render import render_plan
+from .write import (
+    Changes,
+    apply_changes,
+    digest,
+    manifest_matches,
+    plan_changes,
+    read_manifest,
+)
+
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+BLOCKING = ("ERROR", "DANGER")
+
+
+@dataclass(frozen=True)
+class ReportedEvent:
+    """A validation event as generation reports it (and replays it from the manifest)."""
+
+    severity: str
+    shape_id: str
+    event_id: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"[{self.severity}] {self.shape_id}: {self.message} | {self.event_id}"
+
+    @classmethod
+    def from_event(cls, event: Any) -> ReportedEvent:
+        """Convert a `waitable_codegen.validation.ValidationEvent`."""
+        severity = getattr(event.severity, "name", str(event.severity)).upper()
+        return cls(severity, event.shape_id, event.event_id, event.message)
+
+
+@dataclass(frozen=True)
+class GenerationResult:
+    """What a generation did (or, with `check`, would do) to OUT_DIR.
+
+    `written`: files created or changed; `removed`: generated files no longer
+    needed; `unchanged`: generated files already up to date. `waiters` counts the
+    waiters generated (each one sync and one async class); 0 means the model has
+    none and nothing was written.
+    """
+
+    out_dir: Path
+    written: tuple[Path, ...] = ()
+    removed: tuple[Path, ...] = ()
+    unchanged: tuple[Path, ...] = ()
+    events: tuple[ReportedEvent, ...] = ()
+    waiters: int = 0
+    check: bool = False
+    jmespath: str = "interpreted"
+    reused: bool = False
+    files: tuple[Path, ...] = field(default=())
+
+    @property
+    def stale(self) -> bool:
+        """True when OUT_DIR did not (or, after a write, does no longer) match."""
+        return bool(self.written or self.removed)
+
+
+def generate(
+    models: str | Path | Iterable[str | Path],
+    out_dir: str | Path,
+    *,
+    service: str | None = None,
+    check: bool = False,
+    force: bool = False,
+    allow_danger: bool = False,
+    jmespath: str = "compiled",
+    stdin: bytes | None = None,
+) -> GenerationResult:
+    """Generate the waiter package for `models` into `out_dir`.
+
+    `models` are JSON AST files, directories (their `*.json`) or `"-"` for standard
+    input (`stdin` bytes stand in for it when given). Raises `GenerationError`
+    (bad input, files that are not ours in the way) or `ValidationFailed` (ERROR
+    events, or DANGER ones without `allow_danger`) before anything is written.
+    """
+    if jmespath not in JMESPATH_MODES:
+        raise UsageError(
+            f"unknown jmespath mode {jmespath!r}; use one of {', '.join(JMESPATH_MODES)}"
+        )
+    target = Path(out_dir)
+    inputs = _read_inputs(models, stdin)
+    mode = effective_mode(jmespath)
+    options = {"service": service, "jmespath": mode}
+    fingerprint = inputs_fingerprint(
+        [(_display_name(label), data) for label, data in inputs], options
+    )
+    reused = _reuse(target, fingerprint, check, allow_danger, mode)
+    if reused is not None:
+        return reused
+    model = _load(inputs)
+    events = _validate(model)
+    _enforce(events, allow_danger)
+    names = [_display_name(label) for label, _ in inputs]
+    plan = plan_generation(model, names, service=service, jmespath=jmespath)
+    if not plan.packages:
+        return GenerationResult(target, events=events, check=check, jmespath=mode)
+    files = render_plan(plan)
+    changes = plan_changes(target, files, force=force)
+    manifest = {
+        "generator": "generate-waiters",
+        "fingerprint": fingerprint,
+        "files": {str(p): digest(c.encode("utf-8")) for p, c in sorted(files.items())},
+        "events": [vars(event) for event in events],
+        "waiters": plan.waiter_count,
+    }
+    if not check and (changes.stale or read_manifest(target) != manifest):
+        apply_changes(target, files, changes, manifest)
+    return _result(target, changes, events, plan.waiter_count, check, mode, files)
+
+
+def _result(
+    target: Path,
+    changes: Changes,
+    events: tuple[ReportedEvent, ...],
+    waiters: int,
+    check: bool,
+    mode: str,
+    files: Iterable[PurePosixPath],
+) -> GenerationResult:
+    return GenerationResult(
+        out_dir=target,
+        written=tuple(target / p for p in changes.write),
+        removed=tuple(target / p for p in changes.remove),
+        unchanged=tuple(target / p for p in changes.unchanged),
+        events=events,
+        waiters=waiters,
+        check=check,
+        jmespath=mode,
+        files=tuple(target / p for p in sorted(files)),
+    )
+
+
+def _display_name(label: str) -> str:
+    return STDIN_NAME if label == STDIN else Path(label).name
+
+
+def _read_inputs(
+    models: str | Path | Iterable[str | Path], stdin: bytes | None
+) -> list[tuple[str, bytes]]:
+    entries = [models] if isinstance(models, (str, Path)) else list(models)
+    if not entries:
+        raise UsageError("no model given; pass model files, directories or - (stdin)")
+    inputs: list[tuple[str, bytes]] = []
+    try:
+        for entry in entries:
+            if str(entry) == STDIN:
+                data = stdin if stdin is not None else sys.stdin.buffer.read()
+                inputs.append((STDIN, data))
+            else:
+                for path in expand_paths([entry]):
+                    inputs.append((str(path), read_bytes(path)))
+    except ModelError as exc:
+        raise GenerationError(str(exc)) from None
+    return inputs
+
+
+def _load(inputs: Sequence[tuple[str, bytes]]) -> Model:
+    try:
+        texts = [
+            (_source(label), decode_text(data, _source(label)))
+            for label, data in inputs
+        ]
+        return load_sources(texts)
+    except ModelError as exc:
+        raise GenerationError(str(exc)) from None
+
+
+def _source(label: str) -> str:
+    return STDIN_NAME if label == STDIN else label
+
+
+def _validate(model: Model) -> tuple[ReportedEvent, ...]:
+    """Smithy's waiter validators, when `waitable_codegen.validation` is installed."""
+    if importlib.util.find_spec("waitable_codegen.validation") is None:
+        return ()
+    module = importlib.import_module("waitable_codegen.validation")
+    validate = getattr(module, "validate", None)
+    if validate is None:
+        return ()
+    return tuple(ReportedEvent.from_event(event) for event in validate(model))
+
+
+def _enforce(events: Sequence[ReportedEvent], allow_danger: bool) -> None:
+    blocking = ("ERROR",) if allow_danger else BLOCKING
+    failed = [event for event in events if event.severity in blocking]
+    if failed:
+        kinds = " or ".join(sorted({event.severity for event in failed}))
+        hint = "" if allow_danger or "ERROR" in kinds else " (or pass --allow-danger)"
+        raise ValidationFailed(
+            f"validation found {len(failed)} {kinds} event(s); nothing was written: "
+            f"fix the model{hint}",
+            events,
+        )
+
+
+def _reuse(
+    target: Path, fingerprint: str, check: bool, allow_danger: bool, mode: str
+) -> GenerationResult | None:
+    """The result of the previous generation when it came from the same inputs and
+    its files are untouched; None when the work has to be done."""
+    manifest = read_manifest(target)
+    if manifest is None or manifest.get("fingerprint") != fingerprint:
+        return None
+    if not manifest_matches(target, manifest):
+        return None
+    try:
+        events = tuple(ReportedEvent(**event) for event in manifest.get("events", []))
+        waiters = int(manifest.get("waiters", 0))
+    except (TypeError, ValueError):
+        return None
+    _enforce(events, allow_danger)
+    files = tuple(target / name for name in sorted(manifest["files"]))
+    return GenerationResult(
+        out_dir=target,
+        unchanged=files,
+        events=events,
+        waiters=waiters,
+        check=check,
+        jmespath=mode,
+        reused=True,
+        files=files,
+    )
