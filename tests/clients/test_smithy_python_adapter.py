@@ -8,12 +8,15 @@ from typing import Any
 
 import pytest
 
+from waitable import AsyncWaiter, WaiterConfigurationError
 from waitable.adapters.smithy_python import (
     SmithyPythonAdapterError,
     SmithyPythonOperation,
     path_member_names,
+    smithy_python_waiter,
 )
 from waitable.definition import WaiterDefinition
+from waitable.testing import VirtualClock
 
 TABLE_EXISTS = WaiterDefinition.from_trait(
     "TableExists",
@@ -143,3 +146,31 @@ def test_an_unannotated_method_asks_for_input_type() -> None:
         Unannotated(), TABLE_EXISTS, input_type=DescribeTableInput
     )
     assert asyncio.run(operation({"TableName": "t"})) == {}
+
+
+class AsyncTableExistsWaiter(AsyncWaiter[dict[str, Any], dict[str, Any]]):
+    """A hand-written asyncio waiter class of the generated kind."""
+
+    definition = TABLE_EXISTS
+    operation_method = "describe_table"
+
+
+def test_a_hand_written_waiter_class_is_driven_through_the_adapter() -> None:
+    client = FakeDynamoDB(
+        DescribeTableOutput(table=TableDescription(table_status="ACTIVE"))
+    )
+    waiter = smithy_python_waiter(AsyncTableExistsWaiter, client, clock=VirtualClock())
+    result = asyncio.run(waiter.wait({"TableName": "t"}, max_wait_time=60))
+    assert result.output == {"Table": {"TableStatus": "ACTIVE"}}
+    assert client.inputs == [DescribeTableInput(table_name="t")]
+
+
+def test_an_input_that_does_not_fit_ends_the_wait_before_any_request() -> None:
+    client = FakeDynamoDB(DescribeTableOutput())
+    waiter = smithy_python_waiter(AsyncTableExistsWaiter, client, clock=VirtualClock())
+    with pytest.raises(
+        WaiterConfigurationError,
+        match=r"waiter TableExists: DescribeTableInput has no member 'TableNme'",
+    ):
+        asyncio.run(waiter.wait({"TableNme": "t"}, max_wait_time=60))
+    assert client.inputs == []

@@ -28,9 +28,10 @@ from typing import Any, TypeVar
 import jmespath
 
 from ..definition import InputOutputMatcher, OutputMatcher, WaiterDefinition
+from ..errors import WaiterConfigurationError
 from ..waiter import AsyncWaiter
 from .naming import member_names_by_python_name, python_member_name
-from .shapes import to_dataclass, to_member_dict
+from .shapes import ShapeConversionError, to_dataclass, to_member_dict
 
 __all__ = [
     "SmithyPythonAdapterError",
@@ -80,6 +81,7 @@ class SmithyPythonOperation:
         member_names: Iterable[str] = (),
     ) -> None:
         operation = definition.operation.rpartition("#")[2]
+        self.waiter = definition.name
         self.method_name = python_member_name(operation)
         method = getattr(client, self.method_name, None)
         if not callable(method):
@@ -96,8 +98,16 @@ class SmithyPythonOperation:
         self.output_shape = output_shape
 
     async def __call__(self, input: Mapping[str, Any]) -> Any:
-        """Call the operation with `input` (model names) and return its output (model names)."""
-        output = await self._method(to_dataclass(self.input_type, input))
+        """Call the operation with `input` (model names) and return its output (model names).
+
+        An input that does not fit the input dataclass raises
+        `WaiterConfigurationError`, which ends the wait before any request.
+        """
+        try:
+            request: Any = to_dataclass(self.input_type, input)
+        except ShapeConversionError as error:
+            raise WaiterConfigurationError(f"waiter {self.waiter}: {error}") from None
+        output = await self._method(request)
         return to_member_dict(output, self.member_names, self.output_shape)
 
 
