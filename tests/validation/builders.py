@@ -42,7 +42,7 @@ def structure(members: dict[str, str] | None = None, **extra: Any) -> dict[str, 
 
 
 def path_acceptor(
-    path: str,
+    path: Any,
     expected: str = "true",
     comparator: str = "booleanEquals",
     state: str = "success",
@@ -91,7 +91,7 @@ def waitable_operation(
     return model(shapes, metadata)
 
 
-def one_waiter(acceptors: list[dict[str, Any]], **waiter: Any) -> dict[str, Any]:
+def one_waiter(acceptors: Any, **waiter: Any) -> dict[str, Any]:
     """A trait value with one waiter, `Ready`."""
     return {"Ready": {"acceptors": acceptors, **waiter}}
 

@@ -24,7 +24,7 @@ COMPLIANCE = sorted((SHARED / "conformance" / "jmespath").glob("*.json"))
 
 
 def compliance_expressions() -> list[str]:
-    expressions = []
+    expressions: list[str] = []
     for path in COMPLIANCE:
         if path.name == "benchmarks.json":
             continue

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -18,7 +20,8 @@ from waitable_codegen.validation.jmespath_values import (
 
 
 def test_type_names() -> None:
-    assert [type_name(v) for v in ("", 0, 1.5, True, None, [], {}, ANY, EXPREF)] == [
+    values: tuple[Any, ...] = ("", 0, 1.5, True, None, [], {}, ANY, EXPREF)
+    assert [type_name(v) for v in values] == [
         "string",
         "number",
         "number",
@@ -32,10 +35,10 @@ def test_type_names() -> None:
 
 
 def test_truthiness() -> None:
-    assert [is_truthy(v) for v in (False, None, "", [], {})] == [False] * 5
-    assert [is_truthy(v) for v in (0, 0.0, "a", [0], {"a": 0}, True, ANY, EXPREF)] == [
-        True
-    ] * 8
+    falsy: tuple[Any, ...] = (False, None, "", [], {})
+    truthy: tuple[Any, ...] = (0, 0.0, "a", [0], {"a": 0}, True, ANY, EXPREF)
+    assert [is_truthy(v) for v in falsy] == [False] * 5
+    assert [is_truthy(v) for v in truthy] == [True] * 8
 
 
 def test_equality_keeps_booleans_and_numbers_apart() -> None:
