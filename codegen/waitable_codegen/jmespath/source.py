@@ -1,0 +1,138 @@
+"""Python source text for values: string literals, docstrings, local names.
+
+Everything here is deterministic (same input, same text) and already in the
+form black leaves alone, so generated modules are stable byte for byte.
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import math
+import re
+from typing import Any
+
+_NAMED_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape_char(char: str) -> str:
+    """The escape sequence for one character, lower-case hex as black writes."""
+    if char in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[char]
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def string_literal(text: str) -> str:
+    """A Python string literal for ``text``, quoted the way black quotes it."""
+    quote = "'" if '"' in text and "'" not in text else '"'
+    out = []
+    for char in text:
+        if char == quote or char == "\\":
+            out.append("\\" + char)
+        elif char.isprintable():
+            out.append(char)
+        else:
+            out.append(_escape_char(char))
+    return quote + "".join(out) + quote
+
+
+def docstring(text: str) -> str:
+    """A one-line triple-quoted docstring whose value is exactly ``text``.
+
+    Black strips a docstring's surrounding whitespace and pads a leading or
+    trailing quote, so those characters (and anything unprintable, and any
+    ``"`` next to another ``"``) are written as escapes; everything else is
+    left as is so the expression stays readable.
+    """
+    out = []
+    last = len(text) - 1
+    lead = len(text) - len(text.lstrip())
+    trail = len(text) - len(text.rstrip())
+    for position, char in enumerate(text):
+        at_edge = position < lead or position > last - trail
+        if char == "\\":
+            out.append("\\\\")
+        elif char == '"':
+            near_quote = (position > 0 and text[position - 1] == '"') or (
+                position < last and text[position + 1] == '"'
+            )
+            edge = position in (0, last)
+            out.append("\\x22" if near_quote or edge else '"')
+        elif at_edge or not char.isprintable():
+            out.append(_escape_char(char))
+        else:
+            out.append(char)
+    return '"""' + "".join(out) + '"""'
+
+
+def literal(value: Any) -> str:
+    """Python source that builds the JSON ``value`` (a fresh object each time)."""
+    if value is None or value is True or value is False:
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return 'float("nan")'
+        if math.isinf(value):
+            return 'float("inf")' if value > 0 else '-float("inf")'
+        return repr(value)
+    if isinstance(value, str):
+        return string_literal(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(literal(item) for item in value) + "]"
+    if isinstance(value, dict):
+        items = ", ".join(
+            f"{string_literal(str(key))}: {literal(item)}"
+            for key, item in value.items()
+        )
+        return "{" + items + "}"
+    raise TypeError(f"not a JSON value: {value!r}")
+
+
+_RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
+_RESERVED |= frozenset(dir(builtins)) | {"value", "Any", "_jp"}
+
+
+def snake_name(text: str) -> str:
+    """A lower_snake_case identifier made from ``text`` (may be empty)."""
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", text)
+    words = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", words)
+    name = re.sub(r"[^a-z0-9]+", "_", words.lower()).strip("_")
+    if name[:1].isdigit():
+        name = "n_" + name
+    return name[:32].rstrip("_")
+
+
+def singular(name: str) -> str:
+    """``reservations`` -> ``reservation``: a name for one element of a list."""
+    if name.endswith("ies") and len(name) > 4:
+        return name[:-3] + "y"
+    if name.endswith("s") and not name.endswith(("ss", "us", "is")) and len(name) > 3:
+        return name[:-1]
+    return name + "_item" if name else "item"
+
+
+class Names:
+    """Unique local names for one generated function (and its nested ones)."""
+
+    def __init__(self, *taken: str) -> None:
+        self._taken = set(_RESERVED) | set(taken)
+
+    def new(self, hint: str) -> str:
+        """A fresh identifier based on ``hint`` (``state``, ``state_2`` ...)."""
+        base = snake_name(hint) or "result"
+        if base not in self._taken:
+            self._taken.add(base)
+            return base
+        number = 2
+        while f"{base}_{number}" in self._taken:
+            number += 1
+        name = f"{base}_{number}"
+        self._taken.add(name)
+        return name
