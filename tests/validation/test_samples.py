@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from waitable_codegen.validation.jmespath_values import ANY
@@ -41,6 +41,7 @@ def test_simple_shapes(shape: dict[str, Any], expected: Any) -> None:
 _bound = st.none() | st.integers(0, 20)
 
 
+@settings(deadline=None)  # each example loads a model
 @given(_bound, _bound)
 def test_numbers_are_8_raised_to_min_then_lowered_to_max(
     low: int | None, high: int | None
@@ -52,6 +53,7 @@ def test_numbers_are_8_raised_to_min_then_lowered_to_max(
     assert sample({"Root": shape}) == expected
 
 
+@settings(deadline=None)  # each example loads a model
 @given(_bound, _bound)
 def test_lengths_are_2_raised_to_min_then_lowered_to_max(
     low: int | None, high: int | None

@@ -232,7 +232,7 @@ def test_the_waiter_name_rule_is_the_abnf(name: str) -> None:
     assert is_waiter_name(name) == abnf_waiter_name(name)
 
 
-@settings(max_examples=50)
+@settings(max_examples=50, deadline=None)
 @given(_names)
 def test_a_name_off_the_abnf_is_a_trait_value_error(name: str) -> None:
     events = trait_events({name: {"acceptors": [success_acceptor()]}})
@@ -275,7 +275,7 @@ _json = st.recursive(
 )
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(_json)
 def test_any_json_as_the_trait_value_gives_events_never_a_crash(value: Any) -> None:
     for event in trait_events(value):
@@ -283,7 +283,7 @@ def test_any_json_as_the_trait_value_gives_events_never_a_crash(value: Any) -> N
         assert str(event)
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(_json)
 def test_any_json_as_an_acceptor_gives_events_never_a_crash(value: Any) -> None:
     for event in trait_events(one_waiter([success_acceptor(), value])):

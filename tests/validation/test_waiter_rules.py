@@ -56,7 +56,7 @@ def check(
 # Delays and the success acceptor.
 
 
-@settings(max_examples=40)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(1, 300) | st.none(), st.integers(1, 300) | st.none())
 def test_min_delay_above_max_delay_is_an_error(
     min_delay: int | None, max_delay: int | None
@@ -86,7 +86,7 @@ def test_a_waiter_needs_a_success_acceptor() -> None:
 # Path matchers.
 
 
-@settings(max_examples=40)
+@settings(max_examples=40, deadline=None)
 @given(st.text(max_size=6) | st.sampled_from(["true", "false", "True", " true"]))
 def test_boolean_equals_expects_exactly_true_or_false(expected: str) -> None:
     found = check([path_acceptor("ready", expected=expected)])

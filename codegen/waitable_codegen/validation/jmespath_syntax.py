@@ -132,9 +132,10 @@ def _at(node: Node, pos: int) -> Node:
 class _PositionedParser(Parser):
     """`jmespath`'s Pratt parser, recording where each node starts as Smithy does.
 
-    Each override calls the parser's own step and only adds `pos`; the grammar stays
-    the `jmespath` package's. `_CACHE` is our own, so the package's cache of
-    unannotated trees and ours never mix.
+    Each override calls the parser's own step and adds `pos`; the grammar stays the
+    `jmespath` package's, but for the two shapes rebuilt as the spec reads them
+    (`_token_led_dot`, `_token_led_lbracket`). `_CACHE` is our own, so the package's
+    cache of its trees and ours never mix.
     """
 
     _CACHE: ClassVar[dict[str, Any]] = {}
@@ -142,17 +143,17 @@ class _PositionedParser(Parser):
     def _base(self) -> Any:
         return super()
 
-    def _token_type(self, offset: int) -> str:
-        """The type of the token `offset` places after the current one."""
+    def _token(self, offset: int) -> dict[str, Any]:
+        """The token `offset` places after the current one (the last is `eof`)."""
         tokens = cast(list[dict[str, Any]], getattr(self, "_tokens"))
         index = cast(int, getattr(self, "_index"))
-        return cast(str, tokens[min(index + offset, len(tokens) - 1)]["type"])
+        return tokens[min(index + offset, len(tokens) - 1)]
+
+    def _token_type(self, offset: int) -> str:
+        return cast(str, self._token(offset)["type"])
 
     def _start(self, offset: int) -> int:
-        """The start of the token `offset` places after the current one."""
-        tokens = cast(list[dict[str, Any]], getattr(self, "_tokens"))
-        index = cast(int, getattr(self, "_index"))
-        return cast(int, tokens[min(index + offset, len(tokens) - 1)]["start"])
+        return cast(int, self._token(offset)["start"])
 
     # Tokens that begin an expression.
 
