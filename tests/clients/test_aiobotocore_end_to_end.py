@@ -19,14 +19,16 @@ from .scenarios import FAST, SCENARIOS, Scenario, World, history_of
 
 T = TypeVar("T")
 
+# One session for the module: it caches the service models clients are built from.
+SESSION = get_session()
+
 
 @asynccontextmanager
 async def aio_client(
     service: str, endpoint_url: str, **config: Any
 ) -> AsyncIterator[Any]:
     """An aiobotocore client for `service` on `endpoint_url`, closed on exit."""
-    session = get_session()
-    async with session.create_client(
+    async with SESSION.create_client(
         service,
         endpoint_url=endpoint_url,
         region_name=REGION,
