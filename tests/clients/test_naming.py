@@ -96,3 +96,9 @@ def test_every_structure_of_the_real_models_names_back_without_a_clash() -> None
     for shape_id, names in structure_member_names():
         table = member_names_by_python_name(names)
         assert sorted(table.values()) == sorted(names), shape_id
+
+
+def test_without_strict_clashing_names_are_left_out() -> None:
+    assert member_names_by_python_name(["Id", "ID", "Name"], strict=False) == {
+        "name": "Name"
+    }

@@ -211,3 +211,32 @@ def test_with_the_output_typed_dict_each_structure_is_named_back_on_its_own() ->
         "B": {"ID": "b", "Inner": [{"Id": "c"}]},
         "Source": {"S3Location": "s3://x"},
     }
+
+
+@dataclass
+class SourceUnionValue:
+    value: str
+
+
+@dataclass(kw_only=True)
+class TagValue:
+    value: str
+
+
+@dataclass(kw_only=True)
+class CopyInput:
+    source: SourceUnionS3Location | SourceUnionValue | None = None
+    tag: TagValue | None = None
+
+
+def test_a_union_member_in_the_input_becomes_its_member_dataclass() -> None:
+    assert to_dataclass(CopyInput, {"Source": {"S3Location": "s3://x"}}) == CopyInput(
+        source=SourceUnionS3Location("s3://x")
+    )
+    assert to_dataclass(CopyInput, {"Source": {"Value": "v"}}) == CopyInput(
+        source=SourceUnionValue("v")
+    )
+    # A structure whose one member is `Value` is built the same either way.
+    assert to_dataclass(CopyInput, {"Tag": {"Value": "v"}}) == CopyInput(
+        tag=TagValue(value="v")
+    )

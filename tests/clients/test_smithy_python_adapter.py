@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
 
@@ -174,3 +174,44 @@ def test_an_input_that_does_not_fit_ends_the_wait_before_any_request() -> None:
     ):
         asyncio.run(waiter.wait({"TableNme": "t"}, max_wait_time=60))
     assert client.inputs == []
+
+
+CLASHING = WaiterDefinition.from_trait(
+    "Clashing",
+    "DescribeTable",
+    {
+        "acceptors": [
+            {
+                "state": "success",
+                "matcher": {
+                    "output": {
+                        "path": "Table.Id == Table.Owner.ID",
+                        "expected": "true",
+                        "comparator": "booleanEquals",
+                    }
+                },
+            }
+        ]
+    },
+)
+
+
+def test_paths_whose_names_clash_need_the_generated_output_types() -> None:
+    client = FakeDynamoDB(DescribeTableOutput())
+    with pytest.raises(
+        SmithyPythonAdapterError, match=r"waiter Clashing: model members 'ID' and 'Id'"
+    ):
+        SmithyPythonOperation(client, CLASHING)
+
+    class Owner(TypedDict):
+        ID: str
+
+    class Table(TypedDict):
+        Id: str
+        Owner: Owner
+
+    class Output(TypedDict):
+        Table: Table
+
+    operation = SmithyPythonOperation(client, CLASHING, output_shape=Output)
+    assert "id" not in operation.member_names

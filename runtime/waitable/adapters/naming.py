@@ -45,20 +45,27 @@ class NameClash(ValueError):
     """Two model member names that smithy-python would give the same Python name."""
 
 
-def member_names_by_python_name(member_names: Iterable[str]) -> Mapping[str, str]:
+def member_names_by_python_name(
+    member_names: Iterable[str], *, strict: bool = True
+) -> Mapping[str, str]:
     """Map each Python attribute name back to the model member name it came from.
 
-    Raises `NameClash` when two distinct model names share a Python name, since
-    then an attribute could not be named back without knowing its structure.
+    Two distinct model names sharing a Python name cannot be told apart by name
+    alone: `strict` raises `NameClash` for them, otherwise both are left out.
     """
     table: dict[str, str] = {}
+    clashes: set[str] = set()
     for member_name in member_names:
         python_name = python_member_name(member_name)
         known = table.setdefault(python_name, member_name)
         if known != member_name:
-            raise NameClash(
-                f"model members {known!r} and {member_name!r} both become the Python "
-                f"attribute {python_name!r}; pass the output's member names per "
-                "structure (member_names=...) so each can be named back"
-            )
+            if strict:
+                raise NameClash(
+                    f"model members {known!r} and {member_name!r} both become the "
+                    f"Python attribute {python_name!r}, so it cannot be named back "
+                    "without knowing which structure it belongs to"
+                )
+            clashes.add(python_name)
+    for python_name in clashes:
+        del table[python_name]
     return table

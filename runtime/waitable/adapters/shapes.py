@@ -65,6 +65,9 @@ def _convert(annotation: Any, value: Any) -> Any:
     arguments = typing.get_args(annotation)
     if origin is typing.Union or origin is types.UnionType:
         if isinstance(value, Mapping):
+            member = _union_input(arguments, value)
+            if member is not None:
+                return member
             for arm in arguments:
                 if dataclasses.is_dataclass(arm):
                     return to_dataclass(arm, value)  # type: ignore[arg-type]
@@ -81,6 +84,25 @@ def _convert(annotation: Any, value: Any) -> Any:
     if origin is dict and len(arguments) == 2 and isinstance(value, Mapping):
         return {key: _convert(arguments[1], item) for key, item in value.items()}
     return value
+
+
+def _union_input(arms: tuple[Any, ...], value: Mapping[str, Any]) -> Any:
+    """`{Member: v}` as the union-member dataclass `<Union><Member>(value=v)`, if one fits."""
+    if len(value) != 1:
+        return None
+    [(member, item)] = value.items()
+    for arm in arms:
+        if not (isinstance(arm, type) and dataclasses.is_dataclass(arm)):
+            continue
+        fields = dataclasses.fields(arm)
+        if (
+            len(fields) == 1
+            and fields[0].name == _UNION_VALUE_FIELD
+            and _union_member(arm.__name__, [member]) == member
+        ):
+            hint = typing.get_type_hints(arm).get(_UNION_VALUE_FIELD, Any)
+            return arm(**{_UNION_VALUE_FIELD: _convert(hint, item)})
+    return None
 
 
 def to_member_dict(

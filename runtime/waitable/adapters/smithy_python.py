@@ -30,7 +30,7 @@ import jmespath
 from ..definition import InputOutputMatcher, OutputMatcher, WaiterDefinition
 from ..errors import WaiterConfigurationError
 from ..waiter import AsyncWaiter
-from .naming import member_names_by_python_name, python_member_name
+from .naming import NameClash, member_names_by_python_name, python_member_name
 from .shapes import ShapeConversionError, to_dataclass, to_member_dict
 
 __all__ = [
@@ -92,9 +92,17 @@ class SmithyPythonOperation:
             )
         self._method: Callable[[Any], Awaitable[Any]] = method
         self.input_type = input_type or _input_type(method, definition.name)
-        self.member_names = member_names_by_python_name(
-            path_member_names(definition) | set(member_names)
-        )
+        names = sorted(path_member_names(definition) | set(member_names))
+        try:
+            # With the output's TypedDict, these names are only a fallback.
+            self.member_names = member_names_by_python_name(
+                names, strict=output_shape is None
+            )
+        except NameClash as clash:
+            raise SmithyPythonAdapterError(
+                f"waiter {definition.name}: {clash}; use the generated waiter class "
+                "through smithy_python_waiter(), whose output TypedDicts say it"
+            ) from None
         self.output_shape = output_shape
 
     async def __call__(self, input: Mapping[str, Any]) -> Any:
