@@ -90,7 +90,7 @@ def test_a_bucket_that_never_appears_times_out_after_retrying(
 
     async def wait(client: Any) -> Any:
         return await cls(client).wait(
-            {"Bucket": world.name}, max_wait_time=0.6, min_delay=0.05, max_delay=0.1
+            {"Bucket": world.name}, max_wait_time=1.0, min_delay=0.05, max_delay=0.1
         )
 
     with pytest.raises(WaiterTimeoutError) as raised:
@@ -123,7 +123,7 @@ def test_a_connection_error_the_caller_opts_into_is_retried(
         waiter = cls(client, retry_on=(EndpointConnectionError,))
         return await waiter.wait(
             {"Bucket": "waitable-unreachable"},
-            max_wait_time=0.5,
+            max_wait_time=1.0,
             min_delay=0.05,
             max_delay=0.1,
         )

@@ -58,7 +58,7 @@ def test_a_bucket_that_never_appears_times_out_after_retrying(
     waiter = waiter_class(generated, "s3", "BucketExists")(world.clients["s3"])
     with pytest.raises(WaiterTimeoutError) as raised:
         waiter.wait(
-            {"Bucket": world.name}, max_wait_time=0.6, min_delay=0.05, max_delay=0.1
+            {"Bucket": world.name}, max_wait_time=1.0, min_delay=0.05, max_delay=0.1
         )
     history = history_of(raised.value.result)
     assert len(history) >= 2
@@ -90,7 +90,7 @@ def test_a_connection_error_the_caller_opts_into_is_retried(
     with pytest.raises(WaiterTimeoutError) as raised:
         waiter.wait(
             {"Bucket": "waitable-unreachable"},
-            max_wait_time=0.5,
+            max_wait_time=1.0,
             min_delay=0.05,
             max_delay=0.1,
         )
