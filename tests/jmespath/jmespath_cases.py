@@ -36,3 +36,19 @@ def same_json(left: Any, right: Any) -> bool:
             same_json(left[key], right[key]) for key in left
         )
     return type(left) is type(right) and left == right
+
+
+def waiter_paths() -> list[str]:
+    """Every acceptor ``path`` in the shared AWS models, sorted, no repeats."""
+    paths: set[str] = set()
+    for model in sorted(MODELS.rglob("*.json")):
+        shapes = json.loads(model.read_text("utf-8")).get("shapes", {})
+        for shape in shapes.values():
+            waiters = shape.get("traits", {}).get("smithy.waiters#waitable", {})
+            for waiter in waiters.values():
+                for acceptor in waiter["acceptors"]:
+                    matcher = acceptor["matcher"]
+                    for kind in ("output", "inputOutput"):
+                        if kind in matcher:
+                            paths.add(matcher[kind]["path"])
+    return sorted(paths)

@@ -26,7 +26,7 @@ from waitable import jmespath_runtime
 
 from .compiler import generate
 from .errors import JMESPathCompileError
-from .syntax import parse
+from .syntax import parse, too_deep
 
 __all__ = ["JMESPathCompileError", "compile", "compile_to_source"]
 
@@ -49,7 +49,11 @@ def compile_to_source(expression: str, function_name: str) -> str:
             f"function name {function_name!r} would shadow a name the compiled "
             "function uses; pick another"
         )
-    return generate(parse(expression), expression, function_name)
+    tree = parse(expression)
+    try:
+        return generate(tree, expression, function_name)
+    except RecursionError:
+        raise too_deep(expression) from None
 
 
 @functools.lru_cache(maxsize=1024)

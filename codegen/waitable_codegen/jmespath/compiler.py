@@ -106,10 +106,14 @@ from .source import Names, docstring, literal, singular, snake_name, string_lite
 _MAX_LEVEL = 10
 """Block depth at which a sub-tree moves into a nested function."""
 
+_MAX_DEPTH = 6
+"""Operator nesting at which operands are first bound to locals."""
+
 # Python operator precedence, lowest first: what needs parentheses where.
 _TERNARY, _OR, _AND, _NOT, _COMPARE, _ATOM = 1, 2, 3, 4, 5, 9
 
 _PROJECTIONS = (Projection, ValueProjection, FilterProjection)
+_LEAVES = (Current, Literal, Field, Index, Slice)
 _INVERSE = {"==": "!=", "!=": "=="}
 _HELPERS = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 
@@ -121,7 +125,8 @@ class Value:
     ``reusable`` means the text may be evaluated again at no cost (a local
     name or a scalar literal); ``typed`` that mypy sees a type narrower than
     ``Any`` (so Python's ``==`` on it could be flagged as non-overlapping);
-    ``negated``, for tests, is the text of the opposite test.
+    ``negated``, for tests, is the text of the opposite test; ``depth`` counts
+    the calls and operators nested in the text.
     """
 
     expr: str
@@ -133,6 +138,7 @@ class Value:
     negated: str | None = None
     hint: str = ""
     memo_key: tuple[str, str] | None = None
+    depth: int = 0
 
 
 def _paren(value: Value, minimum: int) -> str:
@@ -333,6 +339,18 @@ class _FunctionCompiler:
         """A conditional expression bound to a local, for readable operands."""
         return self.atom(value) if value.prec <= _TERNARY else value
 
+    def _shallow(self, values: list[Value]) -> tuple[list[Value], int]:
+        """``values`` as operands of one more operator, and the new depth.
+
+        Operands nested too deeply are bound to locals first, all of them in
+        order, so they are still evaluated left to right.
+        """
+        deepest = max((value.depth for value in values), default=0)
+        if deepest >= _MAX_DEPTH:
+            values = [self.atom(value) for value in values]
+            deepest = 0
+        return values, deepest + 1
+
     def guard(self, test: str, negated: str, exit: _Exit) -> None:
         """Go on only where ``test`` holds; elsewhere the result is null."""
         em = self.em
@@ -357,9 +375,18 @@ class _FunctionCompiler:
 
     # --- statements ---------------------------------------------------------
 
+    def _too_deep(self, node: Node) -> str | None:
+        """At the depth limit, ``node`` compiled as a nested function's name."""
+        if self.em.level < _MAX_LEVEL or isinstance(node, _LEAVES):
+            return None
+        return self.hoist(node, "compute_" + (hint(node) or "part"))
+
     def emit(self, node: Node, src: Value, sink: _Sink) -> None:
         """Write the statements that hand ``node`` of ``src`` to ``sink``."""
-        if isinstance(node, _PROJECTIONS):
+        nested = self._too_deep(node)
+        if nested is not None:
+            sink.deliver(self, Value(f"{nested}({src.expr})"))
+        elif isinstance(node, _PROJECTIONS):
             self._projection(node, src, sink, flatten=False)
         elif isinstance(node, Flatten) and isinstance(node.base, _PROJECTIONS):
             self._projection(node.base, src, sink, flatten=True)
@@ -378,9 +405,6 @@ class _FunctionCompiler:
     ) -> Value:
         """Compute ``node`` into a local (``target`` or a new one)."""
         em = self.em
-        if target is None and em.level >= _MAX_LEVEL:
-            name = self.hoist(node, "compute_" + (hint(node) or "part"))
-            return Value(f"{name}({src.expr})")
         var = target or self.names.new(hint(node) or "result")
         sink = _AssignSink(var, exit)
         level, mark = em.level, em.mark()
@@ -458,11 +482,7 @@ class _FunctionCompiler:
             self.guard(
                 test.expr, test.negated or f"not {_paren(test, _NOT)}", _CONTINUE
             )
-        if em.level >= _MAX_LEVEL and not isinstance(node.body, (Current, Field)):
-            name = self.hoist(node.body, "each_" + (hint(node.body) or "element"))
-            body_sink.deliver(self, Value(f"{name}({item})"))
-        else:
-            self.emit(node.body, element, body_sink)
+        self.emit(node.body, element, body_sink)
         em.close_to(loop_level)
         if not isinstance(sink, _AssignSink):
             sink.deliver(self, Value(acc, ARRAY, reusable=True, typed=True))
@@ -474,18 +494,21 @@ class _FunctionCompiler:
             self.guard(f"{src.expr} is not None", f"{src.expr} is None", sink.exit)
             src = replace(src, kind=src.kind - NULL)
         if isinstance(node, MultiSelectList):
-            items = [
-                self._bound(self.value(item, src, None)).expr for item in node.items
-            ]
-            display = "[" + ", ".join(items) + "]"
-            sink.deliver(self, Value(display, ARRAY, typed=True))
+            items, depth = self._shallow(
+                [self._bound(self.value(item, src, None)) for item in node.items]
+            )
+            display = "[" + ", ".join(item.expr for item in items) + "]"
+            sink.deliver(self, Value(display, ARRAY, typed=True, depth=depth))
             return
+        values, depth = self._shallow(
+            [self._bound(self.value(item, src, None)) for _, item in node.pairs]
+        )
         pairs = [
-            f"{string_literal(key)}: {self._bound(self.value(item, src, None)).expr}"
-            for key, item in node.pairs
+            f"{string_literal(key)}: {item.expr}"
+            for (key, _), item in zip(node.pairs, values)
         ]
         display = "{" + ", ".join(pairs) + "}"
-        sink.deliver(self, Value(display, OBJECT, typed=True))
+        sink.deliver(self, Value(display, OBJECT, typed=True, depth=depth))
 
     def _lazy_logic(self, node: Or | And, src: Value, sink: _Sink) -> None:
         """``||``/``&&`` whose right side may raise: evaluated only if needed."""
@@ -507,6 +530,9 @@ class _FunctionCompiler:
 
     def value(self, node: Node, src: Value, exit: _Exit | None) -> Value:
         """An expression for ``node`` of ``src`` (statements written first)."""
+        nested = self._too_deep(node)
+        if nested is not None:
+            return Value(f"{nested}({src.expr})")
         if isinstance(node, Current):
             return src
         if isinstance(node, Literal):
@@ -522,7 +548,14 @@ class _FunctionCompiler:
         if isinstance(node, Not):
             test = self.test(node.operand, src)
             negated = test.negated or f"not {_paren(test, _NOT)}"
-            return Value(negated, BOOLEAN, _NOT, typed=True, negated=test.expr)
+            return Value(
+                negated,
+                BOOLEAN,
+                _NOT,
+                typed=True,
+                negated=test.expr,
+                depth=test.depth + 1,
+            )
         if isinstance(node, FunctionCall):
             return self._call(node, src)
         if isinstance(node, ExpRef):
@@ -593,27 +626,31 @@ class _FunctionCompiler:
         )
 
     def _call(self, node: FunctionCall, src: Value) -> Value:
-        args = []
-        for arg in node.args:
-            args.append(self._bound(self.value(arg, src, None)).expr)
+        args, depth = self._shallow(
+            [self._bound(self.value(arg, src, None)) for arg in node.args]
+        )
         signature = SIGNATURES[node.name]
-        text = f"_jp.fn_{node.name}({', '.join(args)})"
-        return Value(text, signature.returns, typed=True, hint=node.name)
+        text = f"_jp.fn_{node.name}({', '.join(arg.expr for arg in args)})"
+        return Value(text, signature.returns, typed=True, hint=node.name, depth=depth)
 
     def _comparison(self, node: Comparison, src: Value) -> Value:
-        left = self._bound(self.value(node.left, src, None))
-        right = self._bound(self.value(node.right, src, None))
+        (left, right), depth = self._shallow(
+            [
+                self._bound(self.value(node.left, src, None)),
+                self._bound(self.value(node.right, src, None)),
+            ]
+        )
         op = node.op
         if op in _INVERSE:
-            return self._equality(op, left, right)
+            return self._equality(op, left, right, depth)
         numbers = left.kind <= NUMBER and right.kind <= NUMBER
         if numbers:
             text = f"{_paren(left, _ATOM)} {op} {_paren(right, _ATOM)}"
-            return Value(text, BOOLEAN, _COMPARE, typed=True)
+            return Value(text, BOOLEAN, _COMPARE, typed=True, depth=depth)
         text = f"_jp.{_HELPERS[op]}({left.expr}, {right.expr})"
-        return Value(text, BOOLEAN | NULL, typed=True)
+        return Value(text, BOOLEAN | NULL, typed=True, depth=depth)
 
-    def _equality(self, op: str, left: Value, right: Value) -> Value:
+    def _equality(self, op: str, left: Value, right: Value, depth: int) -> Value:
         negated_op = _INVERSE[op]
         for one, other in ((left, right), (right, left)):
             if one.literal and one.kind == NULL:
@@ -626,6 +663,7 @@ class _FunctionCompiler:
                     _COMPARE,
                     typed=True,
                     negated=f"{operand} {other_word} None",
+                    depth=depth,
                 )
         plain = any(
             one.literal
@@ -647,52 +685,63 @@ class _FunctionCompiler:
                 _COMPARE,
                 typed=True,
                 negated=f"{lhs} {negated_op} {rhs}",
+                depth=depth,
             )
         call = f"_jp.equal({left.expr}, {right.expr})"
         if op == "==":
-            return Value(call, BOOLEAN, typed=True, negated=f"not {call}")
-        return Value(f"not {call}", BOOLEAN, _NOT, typed=True, negated=call)
+            return Value(call, BOOLEAN, typed=True, negated=f"not {call}", depth=depth)
+        return Value(
+            f"not {call}", BOOLEAN, _NOT, typed=True, negated=call, depth=depth
+        )
 
     def _eager_logic(self, node: Or | And, src: Value) -> Value:
         """``||``/``&&`` whose right side is cheap and cannot raise."""
-        left = self._bound(self.value(node.left, src, None))
-        right = self._bound(self.value(node.right, src, None))
+        (left, right), depth = self._shallow(
+            [
+                self._bound(self.value(node.left, src, None)),
+                self._bound(self.value(node.right, src, None)),
+            ]
+        )
         kind = left.kind | right.kind
         if "number" not in left.kind:
             word, prec = ("or", _OR) if isinstance(node, Or) else ("and", _AND)
             text = f"{_paren(left, prec + 1)} {word} {_paren(right, prec + 1)}"
-            return Value(text, kind, prec, typed=left.typed or right.typed)
+            typed = left.typed or right.typed
+            return Value(text, kind, prec, typed=typed, depth=depth)
         left = self.atom(left)
         if isinstance(node, Or):
             text = f"{left.expr} if _jp.truthy({left.expr}) else {_paren(right, _OR)}"
         else:
             text = f"{_paren(right, _OR)} if _jp.truthy({left.expr}) else {left.expr}"
-        return Value(text, kind, _TERNARY)
+        return Value(text, kind, _TERNARY, depth=depth)
 
     # --- truthiness -----------------------------------------------------------
 
     def test(self, node: Node, src: Value) -> Value:
         """A Python test that is true exactly when ``node`` of ``src`` is truthy."""
         if isinstance(node, (And, Or)) and cheap_and_safe(node.right):
-            left, right = self.test(node.left, src), self.test(node.right, src)
+            (left, right), depth = self._shallow(
+                [self.test(node.left, src), self.test(node.right, src)]
+            )
             word, prec = ("and", _AND) if isinstance(node, And) else ("or", _OR)
             text = f"{_paren(left, prec + 1)} {word} {_paren(right, prec + 1)}"
-            return Value(text, BOOLEAN, prec, negated=f"not ({text})")
+            return Value(text, BOOLEAN, prec, negated=f"not ({text})", depth=depth)
         if isinstance(node, Not):
             inner = self.test(node.operand, src)
             negated = inner.negated or f"not {_paren(inner, _NOT)}"
-            return Value(negated, BOOLEAN, _NOT, negated=inner.expr)
+            return Value(
+                negated, BOOLEAN, _NOT, negated=inner.expr, depth=inner.depth + 1
+            )
         return self._truth(self._bound(self.value(node, src, None)))
 
     def _truth(self, value: Value) -> Value:
         if value.negated is not None:
             return value
         if "number" not in value.kind:
-            return Value(
-                value.expr, value.kind, value.prec, negated=f"not {_paren(value, _NOT)}"
-            )
+            negated = f"not {_paren(value, _NOT)}"
+            return replace(value, negated=negated, depth=value.depth + 1)
         call = f"_jp.truthy({value.expr})"
-        return Value(call, BOOLEAN, negated=f"not {call}")
+        return Value(call, BOOLEAN, negated=f"not {call}", depth=value.depth + 1)
 
 
 def generate(tree: Node, expression: str, function_name: str) -> str:

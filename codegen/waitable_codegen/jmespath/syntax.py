@@ -56,19 +56,21 @@ def parse(expression: str) -> Node:
             "fix its syntax (see https://jmespath.org/specification.html)",
         ) from None
     except RecursionError:
-        raise _too_deep(expression) from None
+        raise too_deep(expression) from None
     try:
         return _Converter(expression).convert(tree)
     except RecursionError:
-        raise _too_deep(expression) from None
+        raise too_deep(expression) from None
 
 
 def _one_line(error: Exception) -> str:
     """The parser's message without the multi-line caret drawing."""
-    return str(error).splitlines()[0].rstrip(",: ")
+    text = str(error).splitlines()[0]
+    return text.removesuffix("for expression:").rstrip(",.: ")
 
 
-def _too_deep(expression: str) -> JMESPathCompileError:
+def too_deep(expression: str) -> JMESPathCompileError:
+    """The error for an expression nested beyond what can be compiled."""
     return JMESPathCompileError(
         "syntax",
         expression,
