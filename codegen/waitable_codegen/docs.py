@@ -17,6 +17,7 @@ from html.parser import HTMLParser
 
 WRAP_WIDTH = 79
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(\s[^<>]*)?/?>")
 _BLOCK_TAGS = frozenset(
     {
@@ -47,10 +48,17 @@ _CALLOUTS = {"note": "Note:", "important": "Important:"}
 
 def normalize(text: str) -> str:
     """`text` with line endings unified, tabs expanded, common indentation and
-    trailing spaces removed, and leading/trailing blank lines dropped."""
-    unified = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = inspect.cleandoc(unified).split("\n")
-    return "\n".join(line.rstrip() for line in lines).strip("\n")
+    trailing spaces removed, and leading/trailing blank lines dropped. Lone
+    surrogates (which JSON allows) become U+FFFD: CPython cannot create a class
+    whose docstring holds one."""
+    result = _LONE_SURROGATE.sub("\ufffd", text)
+    result = result.replace("\r\n", "\n").replace("\r", "\n")
+    while True:  # a blank first line can hide indentation from one cleandoc pass
+        lines = inspect.cleandoc(result).split("\n")
+        cleaned = "\n".join(line.rstrip() for line in lines).strip("\n")
+        if cleaned == result:
+            return result
+        result = cleaned
 
 
 def looks_like_html(text: str) -> bool:

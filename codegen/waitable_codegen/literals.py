@@ -41,6 +41,7 @@ def docstring_body(text: str) -> str:
     expands tabs) leaves the value alone. `text` should carry no trailing spaces on
     its lines, as black strips those (see `docs.py`).
     """
+    text = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
     out: list[str] = []
     last = len(text) - 1
     for index, char in enumerate(text):

@@ -53,6 +53,14 @@ def format_source(source: str, name: str) -> str:
         ) from None
 
 
+@functools.lru_cache(maxsize=4096)
+def _format_function(source: str) -> str:
+    """One compiled path function, formatted on its own (and remembered: the same
+    path recurs across waiters and models), so the module around it formats in
+    one black pass."""
+    return format_source(source, "a compiled JMESPath function").strip("\n")
+
+
 def render_plan(plan: GenerationPlan) -> dict[PurePosixPath, str]:
     """Every file of the plan: relative path → formatted content."""
     env = environment()
@@ -72,7 +80,13 @@ def _render_package(
     env: jinja2.Environment, plan: GenerationPlan, package: PackagePlan
 ) -> dict[PurePosixPath, str]:
     directory = PurePosixPath(*package.path) if package.path else PurePosixPath(".")
-    context = {"header_lines": plan.header_lines, "plan": plan, "package": package}
+    functions = [_format_function(function.source) for function in package.functions]
+    context = {
+        "header_lines": plan.header_lines,
+        "plan": plan,
+        "package": package,
+        "function_sources": functions,
+    }
     files: dict[PurePosixPath, str] = {}
     for template, name in (
         ("package_init.py.jinja", "__init__.py"),

@@ -126,7 +126,8 @@ class TypedDictPlanner:
             )
             taken = self._taken()
             if wanted in taken and shape.namespace != self.namespace:
-                prefix = pascal_identifier(shape.namespace.split(".")[-1])
+                segment = shape.namespace.split(".")[-1]
+                prefix = pascal_identifier(segment[:1].upper() + segment[1:])
                 wanted = f"{prefix}{wanted}"
             self.result.names[shape_id] = unique_name(wanted, taken)
 

@@ -1,0 +1,113 @@
+"""Python names from Smithy names: boto3's method names and safe identifiers."""
+
+from __future__ import annotations
+
+import json
+import keyword
+
+import botocore  # type: ignore[import-untyped]
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from waitable_codegen.naming import (
+    is_identifier,
+    module_name,
+    pascal_identifier,
+    snake_case,
+    unique_name,
+    xform_name,
+)
+
+from .helpers import corpus_files
+
+
+def corpus_operation_names() -> list[str]:
+    names: set[str] = set()
+    for path in corpus_files():
+        shapes = json.loads(path.read_text())["shapes"]
+        names.update(
+            shape_id.split("#")[1]
+            for shape_id, body in shapes.items()
+            if body["type"] == "operation"
+        )
+    return sorted(names)
+
+
+def test_method_names_equal_botocore_for_every_operation_in_the_corpus() -> None:
+    names = corpus_operation_names()
+    assert len(names) > 3000
+    mismatches = [
+        (name, xform_name(name), botocore.xform_name(name))
+        for name in names
+        if xform_name(name) != botocore.xform_name(name)
+    ]
+    assert mismatches == []
+
+
+@pytest.mark.parametrize(
+    ("operation", "method"),
+    [
+        ("HeadBucket", "head_bucket"),
+        ("ListACLs", "list_acls"),
+        ("DescribeDBInstances", "describe_db_instances"),
+        ("GetBucketIpv6Config", "get_bucket_ipv6_config"),
+        ("ListS3Resources", "list_s3_resources"),
+        ("already_snake", "already_snake"),
+    ],
+)
+def test_method_names_follow_boto3(operation: str, method: str) -> None:
+    assert xform_name(operation) == method
+
+
+@given(st.from_regex(r"[A-Za-z][A-Za-z0-9]{0,30}", fullmatch=True))
+def test_method_names_equal_botocore_for_any_operation_name(name: str) -> None:
+    assert xform_name(name) == botocore.xform_name(name)
+
+
+any_text = st.text(max_size=40)
+
+
+@given(any_text)
+def test_snake_and_module_names_are_plain_lower_case_identifiers(text: str) -> None:
+    for name in (snake_case(text), module_name(text)):
+        assert is_identifier(name)
+        assert not keyword.issoftkeyword(name)
+        assert name == name.lower()
+
+
+@given(any_text)
+def test_class_names_are_identifiers_that_shadow_nothing(text: str) -> None:
+    name = pascal_identifier(text)
+    assert is_identifier(name)
+    assert name not in dir(__builtins__) and name not in ("Any", "TypedDict")
+
+
+@pytest.mark.parametrize(
+    ("sdk_id", "module"),
+    [
+        ("S3", "s3"),
+        ("DynamoDB", "dynamodb"),
+        ("Route 53", "route_53"),
+        ("ACM PCA", "acm_pca"),
+    ],
+)
+def test_service_modules_are_named_like_boto3_services(
+    sdk_id: str, module: str
+) -> None:
+    assert module_name(sdk_id) == module
+
+
+def test_names_kept_when_safe_and_changed_when_not() -> None:
+    assert pascal_identifier("GetThingInput") == "GetThingInput"
+    assert pascal_identifier("str") == "Str"
+    assert pascal_identifier("class") == "Class"
+    assert pascal_identifier("None") == "NoneShape"
+    assert snake_case("BucketExists") == "bucket_exists"
+    assert snake_case("Match") == "match_"
+
+
+@given(st.sets(st.sampled_from(["a", "a2", "a3", "b"])))
+def test_unique_name_never_returns_a_taken_name(taken: set[str]) -> None:
+    name = unique_name("a", taken)
+    assert name not in taken and name.startswith("a")
