@@ -202,14 +202,16 @@ def _source(label: str) -> str:
 
 
 def _validate(model: Model) -> tuple[ReportedEvent, ...]:
-    """Smithy's waiter validators, when `waitable_codegen.validation` is installed."""
+    """Smithy's waiter validators, when `waitable_codegen.validation` is installed;
+    suppressed events are left out, as Smithy leaves them out of its report."""
     if importlib.util.find_spec("waitable_codegen.validation") is None:
         return ()
     module = importlib.import_module("waitable_codegen.validation")
     validate = getattr(module, "validate", None)
     if validate is None:
         return ()
-    return tuple(ReportedEvent.from_event(event) for event in validate(model))
+    reported = (ReportedEvent.from_event(event) for event in validate(model))
+    return tuple(event for event in reported if event.severity != "SUPPRESSED")
 
 
 def _enforce(events: Sequence[ReportedEvent], allow_danger: bool) -> None:

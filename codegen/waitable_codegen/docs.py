@@ -9,7 +9,6 @@ survives black and reads back identically.
 
 from __future__ import annotations
 
-import html
 import inspect
 import re
 import textwrap
@@ -163,9 +162,3 @@ class _HtmlToText(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         self.current.append(data)
-
-
-def summary_line(text: str) -> str:
-    """The first sentence-ish line of documentation, for one-line docstrings."""
-    first = text.split("\n\n", 1)[0].replace("\n", " ")
-    return html.unescape(first).strip()

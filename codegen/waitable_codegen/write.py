@@ -115,13 +115,20 @@ def plan_changes(
 
 
 def _owned_files(out_dir: Path) -> Iterable[PurePosixPath]:
-    """Generated files in OUT_DIR and its direct subdirectories (the subpackages)."""
+    """Generated files of this OUT_DIR: those its manifest lists, and those with
+    our header in OUT_DIR itself or in a direct subdirectory (a subpackage). A
+    subdirectory holding a manifest of its own is another OUT_DIR: left alone."""
     if not out_dir.is_dir():
         return
     manifest = read_manifest(out_dir) or {}
     listed = manifest.get("files", {})
     candidates = {PurePosixPath(name) for name in listed if isinstance(name, str)}
-    for directory in (out_dir, *sorted(p for p in out_dir.iterdir() if p.is_dir())):
+    subdirectories = sorted(
+        path
+        for path in out_dir.iterdir()
+        if path.is_dir() and not (path / MANIFEST_NAME).exists()
+    )
+    for directory in (out_dir, *subdirectories):
         for path in directory.iterdir():
             if path.suffix in _OWNED_SUFFIXES and path.is_file():
                 candidates.add(PurePosixPath(path.relative_to(out_dir).as_posix()))
