@@ -61,6 +61,11 @@ def _format_function(source: str) -> str:
     return format_source(source, "a compiled JMESPath function").strip("\n")
 
 
+def clear_caches() -> None:
+    """Forget formatted functions (for benchmarks that measure a cold start)."""
+    _format_function.cache_clear()
+
+
 def render_plan(plan: GenerationPlan) -> dict[PurePosixPath, str]:
     """Every file of the plan: relative path → formatted content."""
     env = environment()
