@@ -25,8 +25,7 @@ from .model import (
     load_sources,
     read_bytes,
 )
-from .plan import JMESPATH_MODES, effective_mode, plan_generation
-from .render import render_plan
+from .plan.search import JMESPATH_MODES, effective_mode
 from .write import (
     Changes,
     apply_changes,
@@ -119,6 +118,9 @@ def generate(
     reused = _reuse(target, fingerprint, check, allow_danger, mode)
     if reused is not None:
         return reused
+    from .plan import plan_generation  # the work itself: imported only when needed
+    from .render import render_plan
+
     model = _load(inputs)
     events = _validate(model)
     _enforce(events, allow_danger)

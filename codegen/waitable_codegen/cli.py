@@ -16,7 +16,7 @@ import click
 
 from .api import GenerationResult, generate
 from .errors import GenerationError, UsageError, ValidationFailed
-from .plan import JMESPATH_MODES
+from .plan.search import JMESPATH_MODES
 
 PLUGIN_DIR_VARIABLE = "SMITHY_PLUGIN_DIR"
 

@@ -11,11 +11,8 @@ import functools
 import hashlib
 from collections.abc import Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 
-from .render import templates_dir
-
-_PACKAGE_DIR = Path(__file__).resolve().parent
+from .locations import PACKAGE_DIR, templates_dir
 
 
 def _version(distribution: str) -> str:
@@ -30,7 +27,7 @@ def generator_fingerprint() -> str:
     """A digest of the generator's code, templates and formatter version."""
     sha = hashlib.sha256()
     for label, root, pattern in (
-        ("code", _PACKAGE_DIR, "*.py"),
+        ("code", PACKAGE_DIR, "*.py"),
         ("template", templates_dir(), "*.jinja"),
     ):
         for path in sorted(root.rglob(pattern)):

@@ -8,25 +8,17 @@ in-process with black, so the same plan always gives the same bytes.
 from __future__ import annotations
 
 import functools
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 import black
 from black.mode import Mode, TargetVersion
 import jinja2
 
 from .errors import GenerationError
+from .locations import templates_dir
 from .plan import GenerationPlan, PackagePlan
 
-_PACKAGE_DIR = Path(__file__).resolve().parent
 BLACK_MODE = Mode(target_versions={TargetVersion.PY311}, line_length=88)
-
-
-def templates_dir() -> Path:
-    """Where the templates are: inside the package (wheel) or at the repo root."""
-    shipped = _PACKAGE_DIR / "templates"
-    if shipped.is_dir():
-        return shipped
-    return _PACKAGE_DIR.parents[1] / "templates"
 
 
 @functools.lru_cache(maxsize=1)

@@ -81,3 +81,10 @@ print(len(sys.argv[1:]))
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(len(packages))
+
+
+def test_an_editable_install_reads_the_repository_templates() -> None:
+    from waitable_codegen.locations import templates_dir
+
+    assert templates_dir() == PROJECT_ROOT / "templates"
+    assert (templates_dir() / "waiters.py.jinja").is_file()

@@ -40,8 +40,14 @@ def load_compiler(mode: str) -> CompileToSource | None:
 
 
 def effective_mode(mode: str) -> str:
-    """The mode generation really uses: `compiled` only when the compiler exists."""
-    return "compiled" if load_compiler(mode) is not None else "interpreted"
+    """The mode generation really uses: `compiled` only when the compiler exists
+    (found without importing it, so that the no-op path stays light)."""
+    if mode not in JMESPATH_MODES:
+        raise UsageError(
+            f"unknown --jmespath mode {mode!r}; use one of {', '.join(JMESPATH_MODES)}"
+        )
+    found = importlib.util.find_spec("waitable_codegen.jmespath") is not None
+    return "compiled" if mode == "compiled" and found else "interpreted"
 
 
 class SearchFunctions:
