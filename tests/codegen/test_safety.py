@@ -8,6 +8,7 @@ import itertools
 import json
 import sys
 import tempfile
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,9 @@ texts = st.text(max_size=80) | st.sampled_from(
     ['"""', "'''", "\\", '"', "{{ x }}", "{% if %}", "\x00\r\n\t", "é\u2028\ud800"]
 )
 member_names = st.text(min_size=1, max_size=20).filter(lambda name: name.strip())
+shape_names = st.text(min_size=1, max_size=20).filter(
+    lambda name: "#" not in name and "$" not in name
+)
 
 
 def acceptor(
@@ -55,6 +59,7 @@ def acceptor(
 @given(
     names=waiter_names,
     member=member_names,
+    output_name=shape_names,
     documentation=texts,
     expected=texts,
     tag=texts,
@@ -63,6 +68,7 @@ def acceptor(
 def test_any_model_text_round_trips_through_generated_code(
     names: list[str],
     member: str,
+    output_name: str,
     documentation: str,
     expected: str,
     tag: str,
@@ -83,10 +89,10 @@ def test_any_model_text_round_trips_through_generated_code(
     shapes = {
         "smithy.example#GetThing": {
             "type": "operation",
-            "output": {"target": "smithy.example#GetThingOutput"},
+            "output": {"target": f"smithy.example#{output_name}"},
             "traits": {"smithy.waiters#waitable": waiters},
         },
-        "smithy.example#GetThingOutput": {
+        f"smithy.example#{output_name}": {
             "type": "structure",
             "members": {member: {"target": "smithy.api#String"}},
             "traits": {"smithy.api#documentation": documentation},
@@ -120,10 +126,12 @@ def check_package(
     expected: str,
     tag: str,
 ) -> None:
-    assert list(shapes_module.GetThingOutput.__annotations__) == [member]
     for name in names:
         for prefix in ("", "Async"):
             waiter = getattr(package, f"{prefix}{name}Waiter")
+            _, output_type = typing.get_args(waiter.__orig_bases__[0])
+            assert getattr(shapes_module, output_type.__name__) is output_type
+            assert list(output_type.__annotations__) == [member]
             definition = waiter.definition
             assert definition.name == name
             assert definition.documentation == (documentation or None)
