@@ -168,7 +168,16 @@ def ge(left: Any, right: Any) -> bool | None:
 
 
 def flatten(array: list[Any]) -> list[Any]:
-    """``array[]``'s flattening step: nested arrays spliced one level deep."""
+    """``array[]``'s flattening step: nested arrays spliced one level deep.
+
+    When ``array`` holds no arrays it is returned as it is (compiled code only
+    iterates over the result), so the common case copies nothing.
+    """
+    for element in array:
+        if isinstance(element, list):
+            break
+    else:
+        return array
     merged: list[Any] = []
     for element in array:
         if isinstance(element, list):

@@ -6,7 +6,6 @@ form black leaves alone, so generated modules are stable byte for byte.
 
 from __future__ import annotations
 
-import builtins
 import keyword
 import math
 import re
@@ -95,8 +94,20 @@ def literal(value: Any) -> str:
     raise TypeError(f"not a JSON value: {value!r}")
 
 
-_RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
-_RESERVED |= frozenset(dir(builtins)) | {"value", "Any", "_jp"}
+_BUILTINS = """
+abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr
+classmethod compile complex copyright credits delattr dict dir divmod enumerate
+eval exec exit filter float format frozenset getattr globals hasattr hash help
+hex id input int isinstance issubclass iter len license list locals map max
+memoryview min next object oct open ord pow print property quit range repr
+reversed round set setattr slice sorted staticmethod str sum super tuple type
+vars zip
+""".split()
+"""Python 3.11's lower-case built-in names, written out so that the names the
+generator picks do not change with the Python version it runs on."""
+
+_RESERVED = frozenset(keyword.kwlist) | {"match", "case", "_"} | frozenset(_BUILTINS)
+_RESERVED |= {"value", "Any", "_jp"}
 
 
 def snake_name(text: str) -> str:
