@@ -1,7 +1,8 @@
 """The whole shared corpus generates, imports and passes `mypy --strict`.
 
 One class pair per waiter of the 64 model files (278 waiters), every package
-imported, then one mypy run over all of them (plus the spec examples).
+imported, then one mypy run over all of them (plus the spec examples and the
+conformance models that validate cleanly).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 
 from waitable_codegen import generate
 
-from .helpers import PROJECT_ROOT, SPEC_EXAMPLES, corpus_files
+from .helpers import ERRORFILES, PROJECT_ROOT, SPEC_EXAMPLES, corpus_files
 
 CLASS = re.compile(r"^class (Async)?(\w+)Waiter\(", re.MULTILINE)
 
@@ -44,7 +45,18 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, in
         assert result.waiters == waiters_in(model), model
         counts[name] = result.waiters
     generate(SPEC_EXAMPLES, root / "spec_examples")
+    for model in valid_conformance_models():
+        generate(model, root / f"conformance_{package_name(model)}")
     return root, counts
+
+
+def valid_conformance_models() -> list[Path]:
+    """Smithy's waiter test models that validate cleanly (an empty .errors file)."""
+    return [
+        model
+        for model in sorted(ERRORFILES.glob("*.json"))
+        if not model.with_suffix(".errors").read_text().strip()
+    ]
 
 
 def test_every_waiter_of_the_corpus_becomes_a_sync_and_an_async_class(
@@ -65,7 +77,9 @@ def test_every_generated_package_imports_and_passes_mypy_strict(
     corpus: tuple[Path, dict[str, int]],
 ) -> None:
     root, counts = corpus
-    packages = [*sorted(counts), "spec_examples"]
+    extra = [f"conformance_{package_name(m)}" for m in valid_conformance_models()]
+    assert len(extra) == 4
+    packages = [*sorted(counts), "spec_examples", *extra]
     imported = subprocess.run(
         [
             sys.executable,
