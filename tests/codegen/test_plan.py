@@ -201,6 +201,7 @@ def test_several_services_get_one_subpackage_each_named_from_the_sdk_id() -> Non
     only = plan_of(shapes, service="smithy.example#ThingService")
     assert [p.path for p in only.packages] == [()]
     assert [w.name for w in only.packages[0].waiters] == ["ThingDone"]
+    assert plan_of(shapes, service="smithy.example#Idle").packages == ()
 
 
 def test_a_single_service_generates_only_its_closure() -> None:

@@ -118,7 +118,8 @@ def _groups(model: Model, service: str | None) -> list[_Group]:
                 f"--service {service}: no such service in the model "
                 f"(services: {known}); pass one of them, or leave --service out"
             )
-        return [_Group((), chosen, _waitable_in(model, chosen))]
+        operations = _waitable_in(model, chosen)
+        return [_Group((), chosen, operations)] if operations else []
     if not services:
         operations = [s for s in model.waitable_operations() if s.type == "operation"]
         return [_Group((), None, operations)] if operations else []
