@@ -276,6 +276,8 @@ def hint(node: Node) -> str:
         body = hint(node.body)
         if body:
             return body if body.endswith("s") else body + "s"
+        if isinstance(node, FilterProjection):
+            return "_".join(filter(None, ("matching", hint(node.base))))
         return hint(node.base)
     if isinstance(node, Flatten):
         return hint(node.base)
@@ -289,7 +291,15 @@ def hint(node: Node) -> str:
         return "matches"
     if isinstance(node, Literal):
         return "literal"
+    if isinstance(node, Index):
+        return _index_name(node.index)
+    if isinstance(node, Slice):
+        return "sliced"
     return ""
+
+
+def _index_name(index: int) -> str:
+    return {0: "first", -1: "last"}.get(index, "element")
 
 
 def _kind_of(value: object) -> Kind:
@@ -609,7 +619,8 @@ class _FunctionCompiler:
         s = src.expr
         size = f"len({s}) > {index}" if index >= 0 else f"len({s}) >= {-index}"
         test = size if src.kind == ARRAY else f"isinstance({s}, list) and {size}"
-        return Value(f"{s}[{index}] if {test} else None", ANY, _TERNARY)
+        text = f"{s}[{index}] if {test} else None"
+        return Value(text, ANY, _TERNARY, hint=_index_name(index))
 
     def _slice(self, node: Slice, src: Value) -> Value:
         if "array" not in src.kind:
@@ -618,12 +629,9 @@ class _FunctionCompiler:
         text = ":".join(parts) + ("" if node.step is None else f":{node.step}")
         sliced = f"{src.expr}[{text}]"
         if src.kind == ARRAY:
-            return Value(sliced, ARRAY, typed=True)
-        return Value(
-            f"{sliced} if isinstance({src.expr}, list) else None",
-            ARRAY | NULL,
-            _TERNARY,
-        )
+            return Value(sliced, ARRAY, typed=True, hint="sliced")
+        text = f"{sliced} if isinstance({src.expr}, list) else None"
+        return Value(text, ARRAY | NULL, _TERNARY, hint="sliced")
 
     def _call(self, node: FunctionCall, src: Value) -> Value:
         args, depth = self._shallow(
