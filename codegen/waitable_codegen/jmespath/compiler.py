@@ -77,6 +77,7 @@ from .functions import (
     OBJECT,
     SIGNATURES,
     STRING,
+    TYPED_RESULTS,
     Kind,
 )
 from .nodes import (
@@ -639,7 +640,8 @@ class _FunctionCompiler:
         )
         signature = SIGNATURES[node.name]
         text = f"_jp.fn_{node.name}({', '.join(arg.expr for arg in args)})"
-        return Value(text, signature.returns, typed=True, hint=node.name, depth=depth)
+        typed = node.name in TYPED_RESULTS
+        return Value(text, signature.returns, typed=typed, hint=node.name, depth=depth)
 
     def _comparison(self, node: Comparison, src: Value) -> Value:
         (left, right), depth = self._shallow(

@@ -8,7 +8,10 @@ call can produce, so that comparisons on it can use Python's operators.
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
+
+from waitable.jmespath_runtime import FUNCTIONS
 
 Kind = frozenset[str]
 """The JMESPath types a value may have at run time."""
@@ -75,3 +78,15 @@ SIGNATURES: dict[str, Signature] = {
     "values": _fixed(1, ARRAY),
 }
 """Every JMESPath built-in function, by name."""
+
+
+def _typed(name: str) -> bool:
+    return (
+        typing.get_type_hints(FUNCTIONS[name]).get("return", typing.Any)
+        is not typing.Any
+    )
+
+
+TYPED_RESULTS: frozenset[str] = frozenset(name for name in SIGNATURES if _typed(name))
+"""Functions whose Python result type (as the runtime declares it) is not ``Any``:
+mypy sees their results as ``int``, ``str``, ``list[Any]`` ..."""
