@@ -13,7 +13,7 @@ import black
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from jmespath_cases import PROJECT_ROOT, conformance_cases, waiter_paths
+from jmespath_cases import conformance_cases, waiter_paths
 
 from waitable import jmespath_runtime
 from waitable_codegen.jmespath import JMESPathCompileError, compile, compile_to_source
@@ -132,7 +132,6 @@ def test_generated_functions_need_only_the_runtime(tmp_path: Any) -> None:
         sys.meta_path.insert(0, Block())
         import generated_paths
         print(generated_paths.path_0({}))
-        assert "jmespath" not in sys.modules or True
         """)
     run = subprocess.run(
         [sys.executable, "-c", script],
@@ -150,4 +149,3 @@ def test_the_hot_path_compiles_to_loops_not_calls() -> None:
     source = compile_to_source("Reservations[].Instances[].State.Name", "path")
     assert source.count("_jp.") == 1
     assert "for " in source
-    assert PROJECT_ROOT.name  # the corpus root resolved
