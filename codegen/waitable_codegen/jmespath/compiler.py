@@ -102,7 +102,8 @@ from .nodes import (
     ValueProjection,
 )
 from .emitter import Emitter
-from .source import Names, docstring, literal, singular, snake_name, string_literal
+from ..literals import string_literal
+from .source import Names, docstring, literal, singular, snake_name
 
 _MAX_LEVEL = 10
 """Block depth at which a sub-tree moves into a nested function."""

@@ -1,7 +1,10 @@
-"""Python source text for values: string literals, docstrings, local names.
+"""Python source text for values: literals, docstrings, local names.
 
-Everything here is deterministic (same input, same text) and already in the
-form black leaves alone, so generated modules are stable byte for byte.
+String literals come from `waitable_codegen.literals`, as everywhere in the
+generator.
+
+Everything here is deterministic (same input, same text), so generated
+modules are stable byte for byte.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ import keyword
 import math
 import re
 from typing import Any
+
+from ..literals import string_literal
 
 _NAMED_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -24,20 +29,6 @@ def _escape_char(char: str) -> str:
     if code < 0x10000:
         return f"\\u{code:04x}"
     return f"\\U{code:08x}"
-
-
-def string_literal(text: str) -> str:
-    """A Python string literal for ``text``, quoted the way black quotes it."""
-    quote = "'" if '"' in text and "'" not in text else '"'
-    out = []
-    for char in text:
-        if char == quote or char == "\\":
-            out.append("\\" + char)
-        elif char.isprintable():
-            out.append(char)
-        else:
-            out.append(_escape_char(char))
-    return quote + "".join(out) + quote
 
 
 def docstring(text: str) -> str:
