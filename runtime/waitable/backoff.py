@@ -88,7 +88,11 @@ class SmithyBackoff:
 
 @dataclass(frozen=True, slots=True)
 class RetryImmediately:
-    """No delay: `delay = 0` (only the deadline rule still applies)."""
+    """No delay: `delay = 0` (only the deadline rule still applies).
+
+    Polls then follow each other as fast as the service answers; on a
+    `VirtualClock` a client that takes no time never lets time move.
+    """
 
     def __call__(self, retry: RetryContext, /) -> float:
         return 0

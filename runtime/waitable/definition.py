@@ -228,17 +228,16 @@ class WaiterDefinition:
         return _TraitReader(name, operation).waiter(value, tuple(errors))
 
 
-_WAITER_KEYS = frozenset(
-    {"documentation", "acceptors", "minDelay", "maxDelay", "deprecated", "tags"}
-)
-_ACCEPTOR_KEYS = frozenset({"state", "matcher", "message"})
-_PATH_KEYS = frozenset({"path", "expected", "comparator"})
 _MATCHER_KEYS = ("output", "inputOutput", "success", "errorType")
 
 
 @dataclass(frozen=True, slots=True)
 class _TraitReader:
-    """Reads a trait value, naming the waiter and acceptor index in every error."""
+    """Reads a trait value, naming the waiter and acceptor index in every error.
+
+    Members the spec does not define are ignored (some real models carry a
+    `description`; Smithy's validator, not the runtime, reports them).
+    """
 
     name: str
     operation: str
@@ -255,7 +254,6 @@ class _TraitReader:
     ) -> WaiterDefinition:
         if not isinstance(value, Mapping):
             raise self.fail(f"expected an object, got {type(value).__name__}")
-        self.no_unknown_keys(value, _WAITER_KEYS, None)
         raw_acceptors = value.get("acceptors")
         if not isinstance(raw_acceptors, list) or not raw_acceptors:
             raise self.fail("`acceptors` must be a non-empty list")
@@ -292,20 +290,9 @@ class _TraitReader:
             raise self.fail(f"`{key}` must be an integer >= 1, got {delay!r}")
         return delay
 
-    def no_unknown_keys(
-        self, value: Mapping[str, Any], allowed: frozenset[str], index: int | None
-    ) -> None:
-        unknown = sorted(set(value) - allowed)
-        if unknown:
-            raise self.fail(
-                f"unknown member(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}",
-                index,
-            )
-
     def acceptor(self, value: Any, index: int) -> Acceptor:
         if not isinstance(value, Mapping):
             raise self.fail("an acceptor must be an object", index)
-        self.no_unknown_keys(value, _ACCEPTOR_KEYS, index)
         try:
             state = AcceptorState(value.get("state"))
         except ValueError:
@@ -344,7 +331,6 @@ class _TraitReader:
             raise self.fail(
                 f"`{kind}` must be an object with path, expected, comparator", index
             )
-        self.no_unknown_keys(member, _PATH_KEYS, index)
         path, expected = member.get("path"), member.get("expected")
         if not isinstance(path, str) or not isinstance(expected, str):
             raise self.fail(f"`{kind}` needs string `path` and `expected`", index)

@@ -10,6 +10,7 @@ import asyncio
 import heapq
 import itertools
 import math
+import weakref
 
 __all__ = ["VirtualClock"]
 
@@ -22,23 +23,67 @@ def _check(seconds: float) -> None:
         raise ValueError(f"cannot sleep or advance by {seconds!r} seconds")
 
 
+class _IdleWatcher:
+    """One per event loop: once nothing else is ready to run, every virtual clock jumps.
+
+    A single watcher per loop (not one per clock) so that two clocks in one loop
+    never see each other's pending check as work and wait on each other forever.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.clocks: set[VirtualClock] = set()
+        self.handle: asyncio.Handle | None = None
+        self.hops = 0
+
+    def watch(self, clock: VirtualClock) -> None:
+        self.clocks.add(clock)
+        if self.handle is None:
+            self.hops = 0
+            self.handle = self.loop.call_soon(self.check)
+
+    def check(self) -> None:
+        self.handle = None
+        self.clocks = {clock for clock in self.clocks if clock._has_sleepers()}
+        if not self.clocks:
+            return
+        ready = getattr(self.loop, "_ready", None)
+        self.hops += 1
+        busy = len(ready) > 0 if ready is not None else self.hops < _FALLBACK_HOPS
+        if not busy:
+            self.hops = 0
+            for clock in list(self.clocks):
+                clock._jump()
+        self.handle = self.loop.call_soon(self.check)
+
+
+_watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _IdleWatcher] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _watcher(loop: asyncio.AbstractEventLoop) -> _IdleWatcher:
+    watcher = _watchers.get(loop)
+    if watcher is None:
+        watcher = _watchers[loop] = _IdleWatcher(loop)
+    return watcher
+
+
 class VirtualClock:
     """A clock whose time moves only when something sleeps on it, or `advance()` is called.
 
     `sleep(s)` moves time forward by `s` at once. `await sleep_async(s)` suspends
     the task until virtual time reaches `now() + s`; when every task of the event
     loop is waiting, time jumps to the earliest wake-up, so concurrent waiters on
-    one clock interleave exactly as they would in real time. Tasks waiting on
-    anything but this clock (real timers, sockets) do not hold time back.
+    one clock interleave exactly as they would in real time. A task that never
+    waits (a busy loop of `asyncio.sleep(0)`) holds time still; tasks waiting on
+    anything but this clock (real timers, sockets) do not hold it back.
     """
 
     def __init__(self, start: float = 0.0) -> None:
         self._now = float(start)
         self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
-        self._jump: asyncio.Handle | None = None
-        self._jump_loop: asyncio.AbstractEventLoop | None = None
-        self._hops = 0
 
     def now(self) -> float:
         """The current virtual time in seconds."""
@@ -63,7 +108,7 @@ class VirtualClock:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         heapq.heappush(self._sleepers, (self._now + seconds, next(self._order), future))
-        self._schedule_jump(loop)
+        _watcher(loop).watch(self)
         await future
 
     def _wake_due(self) -> None:
@@ -72,32 +117,14 @@ class VirtualClock:
             if not future.done():
                 future.set_result(None)
 
-    def _drop_cancelled(self) -> None:
+    def _has_sleepers(self) -> bool:
+        """Drop cancelled sleepers from the front; True if any sleeper is left."""
         while self._sleepers and self._sleepers[0][2].done():
             heapq.heappop(self._sleepers)
+        return bool(self._sleepers)
 
-    def _schedule_jump(self, loop: asyncio.AbstractEventLoop) -> None:
-        if self._jump is not None and self._jump_loop is loop and not loop.is_closed():
-            return
-        self._hops = 0
-        self._jump_loop = loop
-        self._jump = loop.call_soon(self._maybe_jump, loop)
-
-    def _maybe_jump(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Jump to the earliest wake-up once nothing else in the loop is ready to run."""
-        self._jump = None
-        ready = getattr(loop, "_ready", None)
-        self._hops += 1
-        busy = len(ready) > 0 if ready is not None else self._hops < _FALLBACK_HOPS
-        if busy:
-            self._jump = loop.call_soon(self._maybe_jump, loop)
-            return
-        self._hops = 0
-        self._drop_cancelled()
-        if not self._sleepers:
-            return
-        self._now = max(self._now, self._sleepers[0][0])
-        self._wake_due()
-        self._drop_cancelled()
-        if self._sleepers:
-            self._jump = loop.call_soon(self._maybe_jump, loop)
+    def _jump(self) -> None:
+        """Move time to the earliest wake-up and wake everything due then."""
+        if self._has_sleepers():
+            self._now = max(self._now, self._sleepers[0][0])
+            self._wake_due()

@@ -1,0 +1,1 @@
+"""Tests of the waitable runtime: definitions, the engine, both drivers, delays, errors."""

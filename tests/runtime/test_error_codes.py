@@ -1,0 +1,154 @@
+"""Error codes for `errorType`, and the transport-error policy."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from botocore.exceptions import (  # type: ignore[import-untyped]
+    ClientError,
+    EndpointConnectionError,
+    ReadTimeoutError,
+)
+
+from waitable import (
+    Acceptor,
+    AcceptorState,
+    ErrorTypeMatcher,
+    ModeledError,
+    SuccessMatcher,
+    WaiterDefinition,
+    WaiterOperationError,
+)
+from waitable.error_codes import error_code, is_transport_error
+
+from .harness import BUCKET_EXISTS, DRIVERS, FAILURE, RETRY, SUCCESS, ServiceError
+
+
+def client_error(code: str, operation: str = "HeadBucket") -> ClientError:
+    return ClientError({"Error": {"Code": code, "Message": "m"}}, operation)
+
+
+class CodedError(Exception):
+    code = "ResourceNotFoundException"
+
+
+class SnakeCodedError(Exception):
+    error_code = "Throttling"
+
+
+class NotFound(Exception):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("error", "modeled", "code"),
+    [
+        (client_error("NoSuchBucket"), (), "NoSuchBucket"),
+        (client_error("InvalidInstanceID.NotFound"), (), "InvalidInstanceID.NotFound"),
+        (client_error("404"), (), "NotFound"),  # S3 HeadBucket on a missing bucket
+        (client_error("404"), (ModeledError("NoSuchKey", 404),), "NoSuchKey"),
+        (client_error("403"), (), "403"),
+        (client_error("409"), (ModeledError("Conflict", 409),), "Conflict"),
+        (
+            client_error("com.amazonaws.dynamodb#ResourceNotFoundException"),
+            (),
+            "ResourceNotFoundException",
+        ),
+        (CodedError(), (), "ResourceNotFoundException"),
+        (SnakeCodedError(), (), "Throttling"),
+        (NotFound(), (), "NotFound"),
+        (ValueError("x"), (), "ValueError"),
+    ],
+)
+def test_error_code(
+    error: Exception, modeled: tuple[ModeledError, ...], code: str
+) -> None:
+    assert error_code(error, modeled) == code
+
+
+@pytest.mark.parametrize(
+    ("error", "transport"),
+    [
+        (ConnectionError(), True),
+        (TimeoutError(), True),
+        (asyncio.TimeoutError(), True),
+        (OSError(), True),
+        (EndpointConnectionError(endpoint_url="https://x"), True),
+        (ReadTimeoutError(endpoint_url="https://x"), True),
+        (client_error("500"), False),
+        (ServiceError("NotFound"), False),
+        (NotFound(), False),
+        (ValueError(), False),
+    ],
+)
+def test_transport_errors(error: Exception, transport: bool) -> None:
+    assert is_transport_error(error) is transport
+
+
+def test_errortype_compares_the_name_part_of_an_absolute_shape_id() -> None:
+    definition = WaiterDefinition(
+        "Gone",
+        "ns#Describe",
+        (
+            Acceptor(
+                AcceptorState.SUCCESS, ErrorTypeMatcher("com.example#ResourceNotFound")
+            ),
+            Acceptor(AcceptorState.RETRY, SuccessMatcher(True)),
+        ),
+    )
+    for driver in DRIVERS.values():
+        run = driver(
+            definition, [{}, client_error("ResourceNotFound")], max_wait_time=60
+        )
+        assert [a.state for a in run.outcome.history] == [RETRY, SUCCESS]
+        assert run.outcome.history[1].error_type == "ResourceNotFound"
+
+
+@pytest.mark.parametrize("driver", sorted(DRIVERS))
+def test_transport_errors_fail_the_wait_unless_retry_on_says_otherwise(
+    driver: str,
+) -> None:
+    run = DRIVERS[driver](
+        BUCKET_EXISTS, [ConnectionResetError("reset"), {}], max_wait_time=60
+    )
+    assert isinstance(run.error, WaiterOperationError)
+    assert isinstance(run.error.__cause__, ConnectionResetError)
+    assert "retry_on=(ConnectionResetError,)" in str(run.error)
+    assert [a.state for a in run.outcome.history] == [FAILURE]
+
+    run = DRIVERS[driver](
+        BUCKET_EXISTS,
+        [ConnectionResetError("reset"), {}],
+        max_wait_time=60,
+        waiter_kwargs={"retry_on": (ConnectionError,)},
+    )
+    assert run.error is None
+    assert [a.state for a in run.outcome.history] == [RETRY, SUCCESS]
+    assert run.outcome.history[0].acceptor_index is None
+
+
+def test_transport_errors_are_never_shown_to_acceptors() -> None:
+    """`success: false` matches any service error, but not a dropped connection."""
+    definition = WaiterDefinition(
+        "Deleted", "ns#Get", (Acceptor(AcceptorState.SUCCESS, SuccessMatcher(False)),)
+    )
+    run = DRIVERS["sync"](
+        definition,
+        [EndpointConnectionError(endpoint_url="https://x")],
+        max_wait_time=60,
+    )
+    assert isinstance(run.error, WaiterOperationError)
+    run = DRIVERS["sync"](definition, [client_error("NoSuchThing")], max_wait_time=60)
+    assert run.error is None and run.outcome.state is SUCCESS
+
+
+def test_retry_on_also_covers_service_errors_no_acceptor_matched() -> None:
+    run = DRIVERS["sync"](
+        BUCKET_EXISTS,
+        [ServiceError("SlowDown"), {}],
+        max_wait_time=60,
+        waiter_kwargs={"retry_on": (ServiceError,)},
+    )
+    assert [a.state for a in run.outcome.history] == [RETRY, SUCCESS]
+    assert run.outcome.history[0].error_type == "SlowDown"

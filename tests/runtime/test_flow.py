@@ -1,0 +1,122 @@
+"""The engine fed directly, h11 style: actions out, outcomes in, no I/O and no driver."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from waitable import SmithyBackoff, WaiterTimeoutError
+from waitable.flow import (
+    CutOff,
+    Poll,
+    Returned,
+    Sleep,
+    WaitPlan,
+    flow,
+    start,
+)
+from waitable.options import resolve_options
+from waitable.testing import VirtualClock
+
+from .harness import THING_EXISTS
+
+PENDING = Returned({"status": "pending"})
+DONE = Returned({"status": "success"})
+
+
+def plan(max_wait_time: float = 300, seed: int = 1) -> WaitPlan:
+    options = resolve_options(
+        THING_EXISTS,
+        max_wait_time=max_wait_time,
+        min_delay=None,
+        max_delay=None,
+        max_attempts=None,
+        backoff=SmithyBackoff(),
+    )
+    return WaitPlan(THING_EXISTS, {"name": "t"}, options, random.Random(seed))
+
+
+def test_the_first_action_is_an_immediate_poll_carrying_the_time_left() -> None:
+    clock = VirtualClock()
+    actions = flow(plan(), start(plan(), clock.now()), clock.now)
+    assert next(actions) == Poll(attempt=1, remaining=300, timeout=300)
+    assert actions.send(PENDING) == Sleep(2)
+    clock.advance(2)
+    assert actions.send(None) == Poll(attempt=2, remaining=298, timeout=298)
+    with pytest.raises(StopIteration) as stop:
+        actions.send(DONE)
+    assert stop.value.value.attempts == 2
+
+
+def test_a_wait_can_be_resumed_from_its_state_by_a_fresh_flow() -> None:
+    clock = VirtualClock()
+    the_plan = plan(seed=5)
+    state = start(the_plan, clock.now())
+    first = flow(the_plan, state, clock.now)
+    next(first)
+    assert first.send(PENDING) == Sleep(2)
+    first.close()  # the first flow is dropped during its delay
+    assert state.next_poll_at == 2 and len(state.history) == 1
+    clock.advance(0.5)  # some time passes while the state is stored elsewhere
+    second = flow(the_plan, state, clock.now)
+    assert next(second) == Sleep(1.5)  # only what is left of the delay
+    clock.advance(1.5)
+    assert next_poll(second).attempt == 2
+    with pytest.raises(StopIteration) as stop:
+        second.send(DONE)
+    assert [a.started_at for a in stop.value.value.history] == [0, 2]
+
+
+def next_poll(actions: Any) -> Poll:
+    action = actions.send(None)
+    assert isinstance(action, Poll)
+    return action
+
+
+def test_a_response_after_the_deadline_fails_the_wait() -> None:
+    """Step 2 of the workflow: the deadline is checked before the acceptors."""
+    clock = VirtualClock()
+    the_plan = plan(max_wait_time=10)
+    actions = flow(the_plan, start(the_plan, 0), clock.now)
+    next(actions)
+    clock.advance(12)  # the request took longer than the whole wait
+    with pytest.raises(
+        WaiterTimeoutError, match="the response arrived after the deadline"
+    ) as info:
+        actions.send(DONE)
+    assert info.value.result.output == DONE.output  # still handed back to the caller
+
+
+def test_a_cut_off_request_fails_the_wait() -> None:
+    clock = VirtualClock()
+    the_plan = plan(max_wait_time=10)
+    actions = flow(the_plan, start(the_plan, 0), clock.now)
+    next(actions)
+    clock.advance(10)
+    with pytest.raises(WaiterTimeoutError, match="cut off at the deadline"):
+        actions.send(CutOff())
+
+
+def test_a_driver_that_sends_nonsense_is_told_so() -> None:
+    clock = VirtualClock()
+    actions = flow(plan(), start(plan(), 0), clock.now)
+    next(actions)
+    with pytest.raises(TypeError, match="send an Outcome"):
+        actions.send("output")  # type: ignore[arg-type]
+
+
+def test_the_final_poll_starts_at_the_deadline_and_gets_min_delay_to_answer() -> None:
+    clock = VirtualClock()
+    the_plan = plan(max_wait_time=3)
+    actions = flow(the_plan, start(the_plan, 0), clock.now)
+    assert next(actions) == Poll(attempt=1, remaining=3, timeout=3)
+    assert actions.send(PENDING) == Sleep(
+        3
+    )  # 3 - 2 <= minDelay: sleep all that is left
+    clock.advance(3)
+    assert actions.send(None) == Poll(attempt=2, remaining=0, timeout=2)
+    clock.advance(1.5)
+    with pytest.raises(StopIteration):
+        actions.send(DONE)  # answered within the allowance: it counts
