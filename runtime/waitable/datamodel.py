@@ -16,19 +16,57 @@ from collections.abc import Mapping, Set
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["to_jmespath", "output_to_jmespath"]
+from .reads import Reads
+
+__all__ = ["output_to_jmespath", "prune", "to_jmespath"]
 
 _PLAIN = (str, int, float, bool, type(None))
 _UTC = datetime.timezone.utc
 
 
-def output_to_jmespath(output: Any) -> Any:
-    """Convert an operation output, dropping the `ResponseMetadata` key botocore adds."""
+def output_to_jmespath(output: Any, reads: Reads | None = None) -> Any:
+    """Convert an operation output, dropping the `ResponseMetadata` key botocore adds.
+
+    With `reads`, only the parts the waiter's paths can read are converted.
+    """
     if isinstance(output, Mapping) and "ResponseMetadata" in output:
+        output = {k: v for k, v in output.items() if k != "ResponseMetadata"}
+    if reads is None:
+        return to_jmespath(output)
+    return prune(output, reads)
+
+
+def prune(value: Any, reads: Reads) -> Any:
+    """Convert the parts of `value` that `reads` names; leave out object keys it does not.
+
+    Smithy map keys and structure member names are strings, so keys are looked up
+    directly. Lists keep every element, each pruned with the same tree.
+    """
+    if reads.whole:
+        return to_jmespath(value)
+    kind = type(value)
+    if kind is dict:
         return {
-            str(k): to_jmespath(v) for k, v in output.items() if k != "ResponseMetadata"
+            k: prune(value[k], node) for k, node in reads.children.items() if k in value
         }
-    return to_jmespath(output)
+    if kind is list:
+        return [prune(v, reads) for v in value]
+    if kind in _PLAIN:
+        return value
+    if isinstance(value, Mapping):
+        return {
+            k: prune(value[k], node) for k, node in reads.children.items() if k in value
+        }
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = {f.name for f in dataclasses.fields(value)}
+        return {
+            k: prune(getattr(value, k), node)
+            for k, node in reads.children.items()
+            if k in names
+        }
+    if isinstance(value, (list, tuple, Set)):
+        return [prune(v, reads) for v in value]
+    return _convert_other(value)
 
 
 def to_jmespath(value: Any) -> Any:

@@ -15,6 +15,8 @@ from typing import Any, TypeAlias
 import jmespath
 from jmespath.exceptions import JMESPathError
 
+from .reads import Reads, reads_of
+
 __all__ = [
     "Acceptor",
     "AcceptorState",
@@ -190,8 +192,10 @@ class WaiterDefinition:
     deprecated: bool = False
     tags: tuple[str, ...] = ()
     errors: tuple[ModeledError, ...] = ()
+    output_reads: Reads = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "output_reads", _output_reads(self.acceptors))
         where = f"waiter {self.name!r} of operation {self.operation!r}"
         if not self.acceptors:
             raise WaiterDefinitionError(
@@ -226,6 +230,22 @@ class WaiterDefinition:
     ) -> WaiterDefinition:
         """Build a definition from one waiter of the trait's JSON value (the map entry's value)."""
         return _TraitReader(name, operation).waiter(value, tuple(errors))
+
+
+def _output_reads(acceptors: Iterable[Acceptor]) -> Reads:
+    """The parts of an output that any path or message of these acceptors can read."""
+    root = Reads()
+    for acceptor in acceptors:
+        matcher = acceptor.matcher
+        expressions = [acceptor.message] if acceptor.message else []
+        if isinstance(matcher, (OutputMatcher, InputOutputMatcher)):
+            expressions.append(matcher.path)
+        for expression in expressions:
+            reads = reads_of(expression)
+            if isinstance(matcher, InputOutputMatcher) and not reads.whole:
+                reads = reads.children.get("output", Reads())
+            root.merge(reads)
+    return root
 
 
 _MATCHER_KEYS = ("output", "inputOutput", "success", "errorType")

@@ -94,6 +94,7 @@ def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> 
     `input_data` is the operation input already in the JMESPath data model.
     """
     data = _UNSET
+    values: dict[tuple[bool, str], Any] = {}  # a path shared by acceptors runs once
     for index, acceptor in enumerate(definition.acceptors):
         matcher = acceptor.matcher
         seen: Any = _UNSET
@@ -101,17 +102,21 @@ def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> 
             hit = matcher.success
         elif isinstance(matcher, (OutputMatcher, InputOutputMatcher)):
             if data is _UNSET:
-                data = output_to_jmespath(output)
-            seen = data
-            if isinstance(matcher, InputOutputMatcher):
-                seen = {"input": input_data, "output": data}
-            value = _search(matcher.compiled, seen, definition, index)
+                data = output_to_jmespath(output, definition.output_reads)
+            both = isinstance(matcher, InputOutputMatcher)
+            seen = {"input": input_data, "output": data} if both else data
+            key = (both, matcher.path)
+            value = values.get(key, _UNSET)
+            if value is _UNSET:
+                value = values[key] = _search(matcher.compiled, seen, definition, index)
             hit = compare(matcher.comparator, value, matcher.expected)
         else:
             hit = False
         if hit:
             if seen is _UNSET and acceptor.compiled_message is not None:
-                seen = output_to_jmespath(output) if data is _UNSET else data
+                if data is _UNSET:
+                    data = output_to_jmespath(output, definition.output_reads)
+                seen = data
             return Verdict(
                 acceptor.state, index, _message(acceptor, seen, definition, index)
             )

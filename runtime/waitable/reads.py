@@ -1,0 +1,114 @@
+"""Which parts of an output a JMESPath expression can read, found from its syntax tree.
+
+Converting a large output to the spec's data model costs more than evaluating the
+acceptors' paths on it (a 200-instance DescribeInstances response: about 3.5 ms
+against 0.2 ms per path). Most waiter paths only walk a few fields
+(`Reservations[].Instances[].State.Name`), so the engine converts just the parts
+some path can read: a `Reads` tree of object keys, where lists are crossed
+transparently (every element gets the same tree) and a `whole` node is converted
+completely. Anything a path uses as a value (compares, passes to a function, tests
+for truth, wildcards over) is `whole`, so a path evaluated on the pruned data
+gives exactly the result it gives on the fully converted data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from jmespath import parser
+from jmespath.exceptions import JMESPathError
+
+__all__ = ["Reads", "reads_of"]
+
+
+class Reads:
+    """A node of the tree: the keys read below an object, or the whole value."""
+
+    __slots__ = ("children", "whole")
+
+    def __init__(self, whole: bool = False) -> None:
+        self.whole = whole
+        self.children: dict[str, Reads] = {}
+
+    def child(self, key: str) -> Reads:
+        """The node for `key`, created on first use."""
+        node = self.children.get(key)
+        if node is None:
+            node = self.children[key] = Reads()
+        return node
+
+    def merge(self, other: Reads) -> None:
+        """Add everything `other` reads to this node."""
+        if other.whole:
+            self.whole = True
+        if self.whole:
+            self.children.clear()
+            return
+        for key, node in other.children.items():
+            self.child(key).merge(node)
+
+    def __repr__(self) -> str:
+        if self.whole:
+            return "Reads(whole)"
+        return f"Reads({self.children!r})"
+
+
+def reads_of(expression: str) -> Reads:
+    """The parts of the data `expression` can read; the whole data if unsure."""
+    try:
+        tree = parser.Parser().parse(expression).parsed
+        root = Reads()
+        _mark_whole(_walk(tree, [root]))
+    except (JMESPathError, _Unknown):
+        return Reads(whole=True)
+    return root
+
+
+class _Unknown(Exception):
+    """A syntax node this analysis does not know: fall back to converting everything."""
+
+
+def _mark_whole(positions: Iterable[Reads]) -> None:
+    for node in positions:
+        node.whole = True
+        node.children.clear()
+
+
+def _walk(node: Mapping[str, Any], positions: list[Reads]) -> list[Reads]:
+    """Record what `node` reads from `positions`; return where its result lies in the data.
+
+    An empty list means the result is a new value (a boolean, a function's result,
+    a multiselect) or lies inside parts already marked whole.
+    """
+    kind = node["type"]
+    children = node.get("children", [])
+    if kind == "field":
+        return [p.child(node["value"]) for p in positions if not p.whole]
+    if kind in ("subexpression", "pipe", "projection", "index_expression"):
+        return _walk(children[1], _walk(children[0], positions))
+    if kind == "flatten":
+        return _walk(children[0], positions)
+    if kind in ("identity", "current", "index", "slice"):
+        return positions
+    if kind == "filter_projection":
+        base = _walk(children[0], positions)
+        _mark_whole(_walk(children[2], base))
+        return _walk(children[1], base)
+    if kind == "value_projection":
+        _mark_whole(_walk(children[0], positions))
+        return []
+    if kind in ("comparator", "and_expression", "or_expression", "not_expression"):
+        for child in children:
+            _mark_whole(_walk(child, positions))
+        return []
+    if kind in ("multi_select_list", "multi_select_dict", "function_expression"):
+        for child in children:
+            if child["type"] != "expref":  # applied to elements of a whole argument
+                _mark_whole(_walk(child, positions))
+        return []
+    if kind == "key_val_pair":
+        return _walk(children[0], positions)
+    if kind == "literal":
+        return []
+    raise _Unknown(kind)
