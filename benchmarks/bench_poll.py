@@ -1,0 +1,289 @@
+"""Side-by-side cost of a poll: waitable against botocore's waiter, and 10,000 async waiters.
+
+1. EC2 InstanceRunning (success when `Reservations[].Instances[].State.Name` are all
+   "running", failure when any is shutting-down, terminated or stopping, retry on
+   InvalidInstanceID.NotFound) over a synthetic 200-instance DescribeInstances
+   response. Both waiters run whole waits of `--polls` polls against a function that
+   returns the prepared responses, with sleeping switched off (botocore's `time.sleep`
+   replaced by a no-op here, a `VirtualClock` for waitable), so what is measured is
+   acceptor evaluation and the loop's bookkeeping. Printed: microseconds per poll
+   and the ratio.
+2. `--waiters` concurrent `AsyncWaiter`s in one event loop, each polling an async
+   client `--async-polls` times: CPU time per poll, on a shared `VirtualClock` and
+   on the real clock with `RetryImmediately`.
+
+Run: `.venv/bin/python benchmarks/bench_poll.py` (a single run; figures vary by machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import random
+import time
+import types
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import botocore.session  # type: ignore[import-untyped]
+import botocore.waiter  # type: ignore[import-untyped]
+
+from waitable import (
+    AsyncWaiter,
+    RetryImmediately,
+    SystemClock,
+    Waiter,
+    WaiterDefinition,
+)
+from waitable.testing import VirtualClock
+
+INSTANCE_RUNNING_TRAIT = {
+    "minDelay": 15,
+    "acceptors": [
+        {
+            "state": "success",
+            "matcher": {
+                "output": {
+                    "path": "Reservations[].Instances[].State.Name",
+                    "expected": "running",
+                    "comparator": "allStringEquals",
+                }
+            },
+        },
+        *(
+            {
+                "state": "failure",
+                "matcher": {
+                    "output": {
+                        "path": "Reservations[].Instances[].State.Name",
+                        "expected": state,
+                        "comparator": "anyStringEquals",
+                    }
+                },
+            }
+            for state in ("shutting-down", "terminated", "stopping")
+        ),
+        {"state": "retry", "matcher": {"errorType": "InvalidInstanceID.NotFound"}},
+    ],
+}
+INSTANCE_RUNNING = WaiterDefinition.from_trait(
+    "InstanceRunning", "com.amazonaws.ec2#DescribeInstances", INSTANCE_RUNNING_TRAIT
+)
+
+
+def describe_instances(count: int, state: str) -> dict[str, Any]:
+    """A DescribeInstances response shaped like botocore's: nested dicts, datetimes, metadata."""
+    launched = datetime.datetime(2025, 1, 1, tzinfo=datetime.timezone.utc)
+    reservations = []
+    for r in range(count // 5):
+        instances = []
+        for i in range(5):
+            n = r * 5 + i
+            instances.append(
+                {
+                    "InstanceId": f"i-{n:017x}",
+                    "ImageId": "ami-0123456789abcdef0",
+                    "InstanceType": "m5.large",
+                    "LaunchTime": launched,
+                    "Placement": {
+                        "AvailabilityZone": "eu-west-1a",
+                        "Tenancy": "default",
+                    },
+                    "PrivateIpAddress": f"10.0.{n // 250}.{n % 250}",
+                    "State": {"Code": 16 if state == "running" else 0, "Name": state},
+                    "SubnetId": "subnet-0123456789",
+                    "VpcId": "vpc-0123456789",
+                    "Architecture": "x86_64",
+                    "BlockDeviceMappings": [
+                        {
+                            "DeviceName": "/dev/xvda",
+                            "Ebs": {
+                                "AttachTime": launched,
+                                "DeleteOnTermination": True,
+                                "Status": "attached",
+                                "VolumeId": f"vol-{n:017x}",
+                            },
+                        }
+                    ],
+                    "EbsOptimized": False,
+                    "NetworkInterfaces": [
+                        {
+                            "Attachment": {
+                                "AttachTime": launched,
+                                "DeviceIndex": 0,
+                                "Status": "attached",
+                            },
+                            "MacAddress": "02:00:00:00:00:00",
+                            "NetworkInterfaceId": f"eni-{n:017x}",
+                            "PrivateIpAddresses": [
+                                {"Primary": True, "PrivateIpAddress": "10.0.0.1"}
+                            ],
+                            "SourceDestCheck": True,
+                            "Status": "in-use",
+                        }
+                    ],
+                    "SecurityGroups": [{"GroupId": "sg-0123", "GroupName": "default"}],
+                    "Tags": [
+                        {"Key": "Name", "Value": f"web-{n}"},
+                        {"Key": "team", "Value": "x"},
+                    ],
+                    "Monitoring": {"State": "disabled"},
+                }
+            )
+        reservations.append(
+            {
+                "ReservationId": f"r-{r:017x}",
+                "OwnerId": "123456789012",
+                "Instances": instances,
+            }
+        )
+    return {
+        "Reservations": reservations,
+        "ResponseMetadata": {
+            "RequestId": "x",
+            "HTTPStatusCode": 200,
+            "RetryAttempts": 0,
+        },
+    }
+
+
+def scripted(responses: list[dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    position = 0
+
+    def describe(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        nonlocal position
+        response = responses[min(position, len(responses) - 1)]
+        position += 1
+        return response
+
+    return describe
+
+
+def best_of(repeat: int, run: Callable[[], None]) -> float:
+    timings = []
+    for _ in range(repeat):
+        start = time.process_time()
+        run()
+        timings.append(time.process_time() - start)
+    return min(timings)
+
+
+def bench_instance_running(instances: int, polls: int, waits: int, repeat: int) -> None:
+    responses = [describe_instances(instances, "pending")] * (polls - 1)
+    responses.append(describe_instances(instances, "running"))
+
+    session = botocore.session.get_session()
+    loader = session.get_component("data_loader")
+    model = botocore.waiter.WaiterModel(loader.load_service_model("ec2", "waiters-2"))
+    config = model.get_waiter("InstanceRunning")
+    botocore.waiter.time = types.SimpleNamespace(
+        sleep=lambda seconds: None
+    )  # no sleeping
+
+    def botocore_waits() -> None:
+        for _ in range(waits):
+            waiter = botocore.waiter.Waiter(
+                "InstanceRunning", config, scripted(responses)
+            )
+            waiter.wait(
+                InstanceIds=["i-1"], WaiterConfig={"Delay": 15, "MaxAttempts": polls}
+            )
+
+    class InstanceRunningWaiter(Waiter[dict[str, Any], dict[str, Any]]):
+        definition: ClassVar[WaiterDefinition] = INSTANCE_RUNNING
+        operation_method: ClassVar[str] = "describe_instances"
+
+    def waitable_waits() -> None:
+        for _ in range(waits):
+            waiter = InstanceRunningWaiter(
+                scripted(responses), clock=VirtualClock(), rng=random.Random(0)
+            )
+            result = waiter.wait({"InstanceIds": ["i-1"]}, max_wait_time=10**7)
+            assert result.attempts == polls
+
+    botocore_time = best_of(repeat, botocore_waits)
+    waitable_time = best_of(repeat, waitable_waits)
+    total = polls * waits
+    ours, theirs = waitable_time / total * 1e6, botocore_time / total * 1e6
+    print(
+        f"InstanceRunning over {instances} instances, {total} polls per run, best of {repeat}:"
+    )
+    print(f"  botocore.waiter  {theirs:8.1f} us/poll")
+    print(f"  waitable         {ours:8.1f} us/poll")
+    print(f"  ratio waitable/botocore = {ours / theirs:.2f}")
+
+
+def bench_async(waiters: int, polls: int) -> None:
+    pending, done = {"State": "pending"}, {"State": "running"}
+    running = WaiterDefinition.from_trait(
+        "Running",
+        "ns#Get",
+        {
+            "acceptors": [
+                {
+                    "state": "success",
+                    "matcher": {
+                        "output": {
+                            "path": "State",
+                            "expected": "running",
+                            "comparator": "stringEquals",
+                        }
+                    },
+                }
+            ]
+        },
+    )
+
+    class RunningWaiter(AsyncWaiter[dict[str, Any], dict[str, Any]]):
+        definition: ClassVar[WaiterDefinition] = running
+
+    def client() -> Callable[[Any], Any]:
+        count = 0
+
+        async def get(input: Any) -> dict[str, str]:
+            nonlocal count
+            count += 1
+            return done if count >= polls else pending
+
+        return get
+
+    async def run_all(clock_factory: Callable[[], Any], **wait_kwargs: Any) -> int:
+        clock = clock_factory()
+        tasks = [
+            RunningWaiter(client(), clock=clock, rng=random.Random(i)).wait(
+                {}, max_wait_time=10**6, **wait_kwargs
+            )
+            for i in range(waiters)
+        ]
+        results = await asyncio.gather(*tasks)
+        return sum(r.attempts for r in results)
+
+    for label, factory, kwargs in (
+        ("shared VirtualClock", VirtualClock, {}),
+        ("real clock, RetryImmediately", SystemClock, {"backoff": RetryImmediately()}),
+    ):
+        start = time.process_time()
+        total = asyncio.run(run_all(factory, **kwargs))
+        spent = time.process_time() - start
+        print(
+            f"{waiters} concurrent async waiters ({label}): {total} polls, "
+            f"{spent:.2f}s CPU, {spent / total * 1e6:.1f} us CPU/poll"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--instances", type=int, default=200)
+    parser.add_argument("--polls", type=int, default=10)
+    parser.add_argument("--waits", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--waiters", type=int, default=10_000)
+    parser.add_argument("--async-polls", type=int, default=5)
+    args = parser.parse_args()
+    bench_instance_running(args.instances, args.polls, args.waits, args.repeat)
+    bench_async(args.waiters, args.async_polls)
+
+
+if __name__ == "__main__":
+    main()
