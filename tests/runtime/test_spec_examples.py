@@ -180,3 +180,30 @@ def test_unmatched_error_is_chained() -> None:
     assert isinstance(error.__cause__, ServiceError)
     assert error.error_code == "ValidationException"
     assert "ValidationException" in str(error)
+
+
+def test_a_compiled_path_that_fails_at_run_time_does_not_match() -> None:
+    """The generator's compiled functions raise JMESPathEvaluationError; that is "no match"."""
+    from dataclasses import replace
+
+    from waitable import Acceptor, Comparator, OutputMatcher
+    from waitable.jmespath_runtime import JMESPathEvaluationError
+
+    def failing_search(data: Any) -> Any:
+        if "groups" not in data:
+            raise JMESPathEvaluationError("invalid-type", "length() got null")
+        return len(data["groups"]) > 0
+
+    acceptor = Acceptor(
+        SUCCESS,
+        OutputMatcher(
+            "length(groups) > `0`",
+            "true",
+            Comparator.BOOLEAN_EQUALS,
+            search=failing_search,
+        ),
+    )
+    definition = replace(THING_EXISTS, acceptors=(acceptor,))
+    for driver in DRIVERS:
+        outcome = DRIVERS[driver](definition, [{}, {"groups": ["g"]}], max_wait_time=60)
+        assert states(outcome) == [RETRY, SUCCESS]
