@@ -96,6 +96,8 @@ async def poll_with_cutoff(
     failure = request.exception()
     if failure is None:
         return Returned(request.result())
-    if isinstance(failure, WaiterConfigurationError) or not isinstance(failure, Exception):
+    if isinstance(failure, WaiterConfigurationError) or not isinstance(
+        failure, Exception
+    ):
         raise failure
     return Raised(failure)

@@ -152,10 +152,15 @@ def flow(
         if isinstance(outcome, Returned):
             state.last_output = outcome.output
         late = isinstance(outcome, CutOff) or finished - poll_start > timeout + _EPSILON
+        code = (
+            error_code(outcome.error, definition.errors)
+            if isinstance(outcome, Raised)
+            else None
+        )
         if late:
             verdict: Verdict | None = Verdict(AcceptorState.FAILURE, None)
         else:
-            verdict = _judge(plan, outcome, input_data)
+            verdict = _judge(plan, outcome, input_data, code)
         attempt = Attempt(
             number=len(state.history) + 1,
             started_at=poll_start - state.started_at,
@@ -164,7 +169,7 @@ def flow(
             state=AcceptorState.FAILURE if verdict is None else verdict.state,
             acceptor_index=None if verdict is None else verdict.acceptor_index,
             output=outcome.output if isinstance(outcome, Returned) else None,
-            error_type=_code(plan, outcome),
+            error_type=code,
         )
         state.history.append(attempt)
         _report(plan, attempt)
@@ -182,8 +187,8 @@ def flow(
                 )
             )
         if verdict is None:
-            assert isinstance(outcome, Raised)
-            _fail_operation(plan, state, finished, outcome.error)
+            assert isinstance(outcome, Raised) and code is not None
+            _fail_operation(plan, state, finished, outcome.error, code)
         assert verdict is not None
         if verdict.state is AcceptorState.SUCCESS:
             result = _result(state, definition, finished, AcceptorState.SUCCESS)
@@ -212,7 +217,9 @@ def flow(
         yield Sleep(state.next_delay)
 
 
-def _judge(plan: WaitPlan, outcome: Outcome | None, input_data: Any) -> Verdict | None:
+def _judge(
+    plan: WaitPlan, outcome: Outcome | None, input_data: Any, code: str | None
+) -> Verdict | None:
     """Acceptors on a response or error; None means the wait fails with the error."""
     definition = plan.definition
     if isinstance(outcome, Returned):
@@ -223,16 +230,11 @@ def _judge(plan: WaitPlan, outcome: Outcome | None, input_data: Any) -> Verdict 
     retry = Verdict(AcceptorState.RETRY, None)
     if is_transport_error(error):
         return retry if isinstance(error, plan.retry_on) else None
-    verdict = match_error(definition, error, error_code(error, definition.errors))
+    assert code is not None
+    verdict = match_error(definition, error, code)
     if verdict is None and isinstance(error, plan.retry_on):
         return retry
     return verdict
-
-
-def _code(plan: WaitPlan, outcome: Outcome | None) -> str | None:
-    if isinstance(outcome, Raised):
-        return error_code(outcome.error, plan.definition.errors)
-    return None
 
 
 def _next_delay(plan: WaitPlan, state: WaitState, now: float) -> tuple[float, bool]:
@@ -330,9 +332,8 @@ def _fail(error: Exception) -> NoReturn:
 
 
 def _fail_operation(
-    plan: WaitPlan, state: WaitState, now: float, cause: Exception
+    plan: WaitPlan, state: WaitState, now: float, cause: Exception, code: str
 ) -> NoReturn:
-    code = error_code(cause, plan.definition.errors)
     if is_transport_error(cause):
         advice = (
             f"{type(cause).__name__} is a transport error, not a service error; "
