@@ -32,7 +32,9 @@ def main(package_dir: str = "build/demo_waiters") -> None:
         print(f"  attempt {attempt.number} matched: {attempt.state.value}")
 
     waiter = module.ThingExistsWaiter(get_thing, on_attempt=show)
-    print(f"{type(waiter).__name__}: {module.ThingExistsWaiter.__doc__.splitlines()[0]}")
+    print(
+        f"{type(waiter).__name__}: {module.ThingExistsWaiter.__doc__.splitlines()[0]}"
+    )
     result = waiter.wait(
         {"name": "my-thing"}, max_wait_time=10, min_delay=0.2, max_delay=0.5
     )
