@@ -83,8 +83,16 @@ print(len(sys.argv[1:]))
     assert done.stdout.strip() == str(len(packages))
 
 
-def test_an_editable_install_reads_the_repository_templates() -> None:
-    from waitable_codegen.locations import templates_dir
+def test_the_generator_reads_the_repository_templates_or_a_copy_of_them() -> None:
+    """An editable install reads `templates/`; a wheel ships the same files."""
+    from waitable_codegen.locations import PACKAGE_DIR, templates_dir
 
-    assert templates_dir() == PROJECT_ROOT / "templates"
-    assert (templates_dir() / "waiters.py.jinja").is_file()
+    found = templates_dir()
+    repository = PROJECT_ROOT / "templates"
+    if PACKAGE_DIR.is_relative_to(PROJECT_ROOT / "codegen"):
+        assert found == repository
+    else:
+        assert found == PACKAGE_DIR / "templates"
+        shipped = {p.name: p.read_bytes() for p in found.glob("*.jinja")}
+        assert shipped == {p.name: p.read_bytes() for p in repository.glob("*.jinja")}
+    assert (found / "waiters.py.jinja").is_file()
