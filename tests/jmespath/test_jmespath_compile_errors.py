@@ -10,9 +10,10 @@ from waitable_codegen.jmespath import JMESPathCompileError, compile, compile_to_
 @pytest.mark.parametrize(
     ("expression", "kind", "says"),
     [
-        ("foo[", "syntax", "fix its syntax"),
-        ("", "syntax", "cannot be empty"),
-        ('a.`"b"`', "syntax", "column 2"),
+        ("foo[", "syntax", "line 1 column 5: Unexpected end of expression"),
+        ("", "syntax", "the expression is empty"),
+        ('a.`"b"`', "syntax", "line 1 column 3"),
+        ("a.\n  @", "syntax", "line 2 column 3"),
         ('"\\u"', "syntax", "escape"),
         ("nope(@)", "unknown-function", "the built-in functions are: abs, avg"),
         ("abs()", "invalid-arity", "abs() takes 1 argument but 0 were given"),
@@ -32,6 +33,8 @@ def test_static_errors_name_the_expression_and_the_fix(
     assert caught.value.expression == expression
     assert says in str(caught.value)
     assert repr(expression) in str(caught.value)
+    if kind == "syntax":
+        assert "fix its syntax" in str(caught.value)
     assert "\n" not in str(caught.value)
 
 

@@ -11,7 +11,9 @@ The oracle is the interpreter with the specification's rules restored where
 form, documented in `waitable_codegen.jmespath.compiler`): ordering only on
 numbers, typed deep equality (``[1] == [true]`` is false), ``contains`` by
 that equality, ``to_number`` only on JSON numbers, ``min_by``/``max_by`` keys
-of one type.
+of one type; and it walks the spec-shaped tree of the project's parser
+(`waitable_codegen.jmespath.parser`: ``a.*.b.c``, ``a[0][1:2].c``), which
+test_jmespath_spec_shapes.py pins against the spec on its own.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ import math
 import re
 from typing import Any
 
-import jmespath
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -32,6 +33,7 @@ from jmespath_cases import conformance_cases, same_json, waiter_paths
 from waitable.jmespath_runtime import JMESPathEvaluationError
 from waitable_codegen.jmespath import JMESPathCompileError, compile
 from waitable_codegen.jmespath import nodes
+from waitable_codegen.jmespath.parser import parse as parse_tree
 from waitable_codegen.jmespath.syntax import parse
 
 # --- the oracle ---------------------------------------------------------------
@@ -95,9 +97,8 @@ class _SpecInterpreter(visitor.TreeInterpreter):
 
 def oracle(expression: str, data: Any) -> Any:
     """What the specification says ``expression`` gives on ``data``."""
-    parsed = jmespath.compile(expression)
     options = visitor.Options(custom_functions=_SpecFunctions())
-    return _SpecInterpreter(options).visit(parsed.parsed, data)
+    return _SpecInterpreter(options).visit(parse_tree(expression), data)
 
 
 # --- the expressions and their data ------------------------------------------
@@ -135,6 +136,10 @@ PROBES = [
     "map(&a, @)",
     "max_by(@, &a)",
     "not_null(a, b, `null`)",
+    "a.*.b.c",
+    "*.a.b[0]",
+    "a[0][1:3].b",
+    "@[-1][::-1][0]",
 ]
 
 

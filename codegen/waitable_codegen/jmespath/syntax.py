@@ -1,17 +1,15 @@
 """Parse a JMESPath expression into the compiler's tree, with static checks.
 
-The ``jmespath`` package's parser reads the text; this module turns its dict
-tree into `waitable_codegen.jmespath.nodes` records and rejects, before any
-code is generated, what is wrong whatever the data: a syntax error, an
-unknown function, a wrong number of arguments, a slice step of 0.
+`waitable_codegen.jmespath.parser` (the project's one parser, shared with the
+validator) reads the text; this module turns its dict tree into
+`waitable_codegen.jmespath.nodes` records and rejects, before any code is
+generated, what is wrong whatever the data: a syntax error, an unknown
+function, a wrong number of arguments, a slice step of 0.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-from jmespath import exceptions as jmespath_exceptions
-from jmespath.parser import Parser
 
 from .errors import JMESPathCompileError
 from .functions import SIGNATURES
@@ -36,6 +34,8 @@ from .nodes import (
     Slice,
     ValueProjection,
 )
+from .parser import ExpressionSyntaxError, ExpressionTooDeepError
+from .parser import parse as parse_tree
 
 _COMPARATORS = {"eq": "==", "ne": "!=", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}
 
@@ -47,26 +47,20 @@ def parse(expression: str) -> Node:
             f"a JMESPath expression must be a str, got {type(expression).__name__}"
         )
     try:
-        tree: Any = Parser().parse(expression).parsed
-    except jmespath_exceptions.JMESPathError as error:
+        tree = parse_tree(expression)
+    except ExpressionTooDeepError:
+        raise too_deep(expression) from None
+    except ExpressionSyntaxError as error:
         raise JMESPathCompileError(
             "syntax",
             expression,
-            f"invalid JMESPath expression {expression!r}: {_one_line(error)}; "
+            f"invalid JMESPath expression {expression!r}: {error}; "
             "fix its syntax (see https://jmespath.org/specification.html)",
         ) from None
-    except RecursionError:
-        raise too_deep(expression) from None
     try:
         return _Converter(expression).convert(tree)
     except RecursionError:
         raise too_deep(expression) from None
-
-
-def _one_line(error: Exception) -> str:
-    """The parser's message without the multi-line caret drawing."""
-    text = str(error).splitlines()[0]
-    return text.removesuffix("for expression:").rstrip(",.: ")
 
 
 def too_deep(expression: str) -> JMESPathCompileError:

@@ -1,4 +1,5 @@
-"""Parsing with positions: the `jmespath` package's grammar, Smithy's positions."""
+"""The one parser: the `jmespath` package's grammar, the spec's tree shapes, Smithy's
+positions."""
 
 from __future__ import annotations
 
@@ -11,16 +12,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jmespath.parser import Parser
 
-from waitable_codegen.validation.jmespath_syntax import (
+from jmespath_cases import CONFORMANCE
+from waitable_codegen.jmespath.parser import (
     ExpressionSyntaxError,
+    ExpressionTooDeepError,
     Node,
     line_column,
     parse,
 )
 
-from .builders import SHARED
-
-COMPLIANCE = sorted((SHARED / "conformance" / "jmespath").glob("*.json"))
+COMPLIANCE = sorted(CONFORMANCE.glob("*.json"))
 
 
 def compliance_expressions() -> list[str]:
@@ -195,3 +196,12 @@ def test_any_text_parses_or_raises_a_syntax_error(text: str) -> None:
         assert exc.line >= 1 and exc.column >= 1
     else:
         assert all(0 <= p <= len(text) for p in positions(tree))
+
+
+def test_nesting_beyond_the_recursion_limit_is_a_syntax_error_not_a_crash() -> None:
+    with pytest.raises(ExpressionTooDeepError) as raised:
+        parse("[" * 600 + "a" + "]" * 600)
+    assert isinstance(raised.value, ExpressionSyntaxError)
+    assert str(raised.value) == (
+        "Syntax error at line 1 column 1: the expression nests too deeply to parse"
+    )
