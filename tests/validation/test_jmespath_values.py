@@ -1,4 +1,5 @@
-"""Sample-value helpers: JMESPath types and truthiness, and Java's HashMap order."""
+"""Sample-value helpers: JMESPath types and truthiness (the runtime's, with the
+validator's sentinels), and Java's HashMap order."""
 
 from __future__ import annotations
 
@@ -47,6 +48,30 @@ def test_equality_keeps_booleans_and_numbers_apart() -> None:
     assert same_value({"a": [1, {"b": None}]}, {"a": [1, {"b": None}]})
     assert not same_value({"a": 1}, {"a": 1, "b": 2})
     assert same_value(ANY, ANY) and not same_value(ANY, EXPREF)
+
+
+samples = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-2, 2)
+    | st.floats(-2, 2, allow_nan=False)
+    | st.text("ab", max_size=2)
+    | st.sampled_from([ANY, EXPREF]),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.text("ab", max_size=2), inner, max_size=3),
+    max_leaves=10,
+)
+
+
+@given(samples, samples)
+def test_equality_holds_with_sentinels_anywhere_in_a_sample(
+    left: Any, right: Any
+) -> None:
+    """The runtime's equality, given samples: reflexive, symmetric, and a sentinel
+    equal only to itself, however deep it sits."""
+    assert same_value(left, left)
+    assert same_value(left, right) == same_value(right, left)
+    assert not same_value([left, ANY], [left, EXPREF])
 
 
 def test_java_string_hashes() -> None:

@@ -1,7 +1,7 @@
 """The syntax tree the compiler works on: one small frozen record per construct.
 
-`waitable_codegen.jmespath.syntax` builds it from the ``jmespath`` package's
-dict tree. Subexpressions (``a.b``), index expressions (``a[0]``) and pipes
+`waitable_codegen.jmespath.syntax` builds it from the dict tree of
+`waitable_codegen.jmespath.parser`. Subexpressions (``a.b``), index expressions (``a[0]``) and pipes
 (``a | b``) all mean "apply each step to the result of the one before", so
 they become one `Chain`; ``@`` and the implicit identity become `Current`.
 """

@@ -3,13 +3,17 @@
 A sample is plain JSON data (None, bool, int/float, str, list, dict), or `ANY` where
 nothing is known (a document, a recursion cut-off, after a wrong-type access), or
 `EXPREF` for an expression reference `&expr`. Type names are JMESPath's, lower-case,
-as Smithy prints them.
+as Smithy prints them. Truthiness and equality are the runtime's own
+(`waitable.jmespath_runtime`), so the validator judges a path by the rules the
+generated code runs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
+
+from waitable import jmespath_runtime
 
 
 class Sentinel:
@@ -30,47 +34,23 @@ Value = Any
 
 
 def type_name(value: Value) -> str:
-    """The JMESPath type of a value: `string`, `number`, `boolean`, `null`, ... or `any`."""
+    """The JMESPath type of a value: `string`, `number`, `boolean`, `null`, ... or `any`.
+
+    JSON data is named by the runtime (`waitable.jmespath_runtime.type_name`); the
+    sentinels carry Smithy's names for what the runtime never sees.
+    """
     if isinstance(value, Sentinel):
         return value.type_name
-    if value is None:
-        return "null"
-    if isinstance(value, bool):  # before int: True is an int in Python
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
+    return jmespath_runtime.type_name(value)
 
 
-def is_truthy(value: Value) -> bool:
-    """JMESPath truthiness: false, null, "", [] and {} are false; ANY and EXPREF true."""
-    if value is None or value is False:
-        return False
-    if isinstance(value, (str, list, dict)):
-        return len(value) > 0
-    return True
+is_truthy: Final = jmespath_runtime.truthy
+"""JMESPath truthiness, the runtime's: false, null, "", [] and {} are false; the
+sentinels `ANY` and `EXPREF` (like any number) are true."""
 
-
-def same_value(left: Value, right: Value) -> bool:
-    """Deep equality that, unlike Python's `==`, never equates `true` with `1`."""
-    kind = type_name(left)
-    if kind != type_name(right):
-        return False
-    if kind == "array":
-        return len(left) == len(right) and all(
-            same_value(a, b) for a, b in zip(left, right)
-        )
-    if kind == "object":
-        return left.keys() == right.keys() and all(
-            same_value(left[key], right[key]) for key in left
-        )
-    if isinstance(left, Sentinel):
-        return left is right
-    return bool(left == right)
+same_value: Final = jmespath_runtime.equal
+"""JMESPath equality, the runtime's: deep, and `true` never equals `1`; a sentinel
+equals only itself."""
 
 
 def java_string_hash(text: str) -> int:
