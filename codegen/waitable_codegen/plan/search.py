@@ -68,11 +68,8 @@ class SearchFunctions:
         name = unique_name(wanted_name, taken)
         try:
             source = self.compiler(expression, name)
-        except Exception as exc:  # the compiler's own failure, reported with context
-            raise GenerationError(
-                f"{where}: cannot compile JMESPath {expression!r} ({exc}); "
-                "generate with --jmespath interpreted and report this"
-            ) from None
+        except Exception as exc:
+            raise _compile_failure(exc, expression, where) from None
         self.by_expression[expression] = SearchFunctionPlan(
             name, expression, source.strip("\n")
         )
@@ -81,3 +78,24 @@ class SearchFunctions:
     def plans(self) -> tuple[SearchFunctionPlan, ...]:
         """The functions in the order they were first needed."""
         return tuple(self.by_expression.values())
+
+
+def _compile_failure(exc: Exception, expression: str, where: str) -> GenerationError:
+    """One line for a path that did not compile: the model's fault, or ours.
+
+    A `JMESPathCompileError` is a problem in the model's expression (its message
+    names the expression and the fix); anything else is a bug in the compiler.
+    """
+    from ..jmespath.errors import JMESPathCompileError  # loaded with the compiler
+
+    if isinstance(exc, JMESPathCompileError):
+        return GenerationError(
+            f"{where}: cannot compile JMESPath: {exc}; fix the expression in the "
+            "model (--jmespath interpreted would skip this check, but the "
+            "expression would still fail when the waiter runs)"
+        )
+    return GenerationError(
+        f"{where}: cannot compile JMESPath {expression!r} "
+        f"({type(exc).__name__}: {exc}); generate with --jmespath interpreted and "
+        "report this"
+    )
