@@ -451,24 +451,16 @@ class _FunctionCompiler:
         exit = sink.exit
         base = self.value(node.base, src, exit)
         base_hint = hint(node.base)
-        if isinstance(node, ValueProjection):
-            if base.kind != OBJECT:
-                base = self.atom(base, base_hint)
-                self.guard(
-                    f"isinstance({base.expr}, dict)",
-                    f"not isinstance({base.expr}, dict)",
-                    exit,
-                )
-            iterable = f"{_paren(base, _ATOM)}.values()"
-        else:
-            if base.kind != ARRAY:
-                base = self.atom(base, base_hint)
-                self.guard(
-                    f"isinstance({base.expr}, list)",
-                    f"not isinstance({base.expr}, list)",
-                    exit,
-                )
-            iterable = base.expr
+        over_object = isinstance(node, ValueProjection)
+        kind, python_type = (OBJECT, "dict") if over_object else (ARRAY, "list")
+        if base.kind != kind:
+            base = self.atom(base, base_hint)
+            self.guard(
+                f"isinstance({base.expr}, {python_type})",
+                f"not isinstance({base.expr}, {python_type})",
+                exit,
+            )
+        iterable = f"{_paren(base, _ATOM)}.values()" if over_object else base.expr
         item = self.names.new(singular(base_hint) if base_hint else "item")
         simple = (
             isinstance(node, Projection)

@@ -16,19 +16,15 @@ from typing import Any
 
 from ..literals import string_literal
 
-_NAMED_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
 
 def _escape_char(char: str) -> str:
-    """The escape sequence for one character, lower-case hex as black writes."""
-    if char in _NAMED_ESCAPES:
-        return _NAMED_ESCAPES[char]
-    code = ord(char)
-    if code < 0x100:
-        return f"\\x{code:02x}"
-    if code < 0x10000:
-        return f"\\u{code:04x}"
-    return f"\\U{code:08x}"
+    """The escape sequence for one character, lower-case hex as black writes.
+
+    Python's own ``unicode_escape`` codec, with ``\\xNN`` for the printable
+    ASCII characters it leaves alone.
+    """
+    escaped = char.encode("unicode_escape").decode("ascii")
+    return escaped if escaped != char else f"\\x{ord(char):02x}"
 
 
 def docstring(text: str) -> str:

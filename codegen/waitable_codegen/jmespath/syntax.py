@@ -13,27 +13,8 @@ from typing import Any
 
 from .errors import JMESPathCompileError
 from .functions import SIGNATURES
-from .nodes import (
-    And,
-    Chain,
-    Comparison,
-    Current,
-    ExpRef,
-    Field,
-    FilterProjection,
-    Flatten,
-    FunctionCall,
-    Index,
-    Literal,
-    MultiSelectHash,
-    MultiSelectList,
-    Node,
-    Not,
-    Or,
-    Projection,
-    Slice,
-    ValueProjection,
-)
+from . import nodes
+from .nodes import Node
 from .parser import ExpressionSyntaxError, ExpressionTooDeepError
 from .parser import parse as parse_tree
 
@@ -74,7 +55,7 @@ def too_deep(expression: str) -> JMESPathCompileError:
 
 
 class _Converter:
-    """One pass over the ``jmespath`` dict tree, building `Node` records."""
+    """One pass over the parser's dict tree, building `Node` records."""
 
     def __init__(self, expression: str) -> None:
         self._expression = expression
@@ -84,13 +65,13 @@ class _Converter:
         kind = node["type"]
         children = node.get("children", [])
         if kind in ("current", "identity"):
-            return Current()
+            return nodes.Current()
         if kind == "literal":
-            return Literal(node["value"])
+            return nodes.Literal(node["value"])
         if kind == "field":
-            return Field(node["value"])
+            return nodes.Field(node["value"])
         if kind == "index":
-            return Index(node["value"])
+            return nodes.Index(node["value"])
         if kind == "slice":
             start, stop, step = children
             if step == 0:
@@ -100,44 +81,50 @@ class _Converter:
                     f"slice step cannot be 0 in JMESPath expression "
                     f"{self._expression!r}; use a positive or negative step",
                 )
-            return Slice(start, stop, step)
+            return nodes.Slice(start, stop, step)
         if kind in ("subexpression", "index_expression", "pipe"):
             return _chain([self.convert(child) for child in children])
         if kind == "projection":
-            return Projection(self.convert(children[0]), self.convert(children[1]))
+            return nodes.Projection(
+                self.convert(children[0]), self.convert(children[1])
+            )
         if kind == "value_projection":
-            return ValueProjection(self.convert(children[0]), self.convert(children[1]))
+            return nodes.ValueProjection(
+                self.convert(children[0]), self.convert(children[1])
+            )
         if kind == "filter_projection":
-            return FilterProjection(
+            return nodes.FilterProjection(
                 self.convert(children[0]),
                 self.convert(children[1]),
                 self.convert(children[2]),
             )
         if kind == "flatten":
-            return Flatten(self.convert(children[0]))
+            return nodes.Flatten(self.convert(children[0]))
         if kind == "multi_select_list":
-            return MultiSelectList(tuple(self.convert(child) for child in children))
+            return nodes.MultiSelectList(
+                tuple(self.convert(child) for child in children)
+            )
         if kind == "multi_select_dict":
-            return MultiSelectHash(
+            return nodes.MultiSelectHash(
                 tuple(
                     (pair["value"], self.convert(pair["children"][0]))
                     for pair in children
                 )
             )
         if kind == "or_expression":
-            return Or(self.convert(children[0]), self.convert(children[1]))
+            return nodes.Or(self.convert(children[0]), self.convert(children[1]))
         if kind == "and_expression":
-            return And(self.convert(children[0]), self.convert(children[1]))
+            return nodes.And(self.convert(children[0]), self.convert(children[1]))
         if kind == "not_expression":
-            return Not(self.convert(children[0]))
+            return nodes.Not(self.convert(children[0]))
         if kind == "comparator":
-            return Comparison(
+            return nodes.Comparison(
                 _COMPARATORS[node["value"]],
                 self.convert(children[0]),
                 self.convert(children[1]),
             )
         if kind == "expref":
-            return ExpRef(self.convert(children[0]))
+            return nodes.ExpRef(self.convert(children[0]))
         if kind == "function_expression":
             return self._function(node["value"], children)
         raise JMESPathCompileError(
@@ -147,7 +134,9 @@ class _Converter:
             f"compiler does not know ({kind!r})",
         )
 
-    def _function(self, name: str, children: list[dict[str, Any]]) -> FunctionCall:
+    def _function(
+        self, name: str, children: list[dict[str, Any]]
+    ) -> nodes.FunctionCall:
         signature = SIGNATURES.get(name)
         if signature is None:
             known = ", ".join(sorted(SIGNATURES))
@@ -167,19 +156,21 @@ class _Converter:
                 f"{'was' if count == 1 else 'were'} given, in JMESPath expression "
                 f"{self._expression!r}",
             )
-        return FunctionCall(name, tuple(self.convert(child) for child in children))
+        return nodes.FunctionCall(
+            name, tuple(self.convert(child) for child in children)
+        )
 
 
 def _chain(steps: list[Node]) -> Node:
     """One `Chain` of ``steps``: nested chains inlined, ``@`` steps dropped."""
     flat: list[Node] = []
     for step in steps:
-        if isinstance(step, Chain):
+        if isinstance(step, nodes.Chain):
             flat.extend(step.steps)
-        elif not isinstance(step, Current):
+        elif not isinstance(step, nodes.Current):
             flat.append(step)
     if not flat:
-        return Current()
+        return nodes.Current()
     if len(flat) == 1:
         return flat[0]
-    return Chain(tuple(flat))
+    return nodes.Chain(tuple(flat))
