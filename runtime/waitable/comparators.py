@@ -2,31 +2,78 @@
 
 Each takes the JMESPath result (already in the spec's data model) and the
 matcher's `expected` string. A value of the wrong type never matches.
+
+They run on every poll over arrays that can hold hundreds of items, so the
+common "no match" answer comes from C-level list operations (`expected in
+value`, `value.count(expected)`); the exact per-item check (a string, and
+equal), which only matters when some item claims equality, runs on the rare
+"match" answer alone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from .definition import Comparator
+__all__ = [
+    "COMPARATORS",
+    "Comparison",
+    "all_string_equals",
+    "any_string_equals",
+    "boolean_equals",
+    "compare",
+    "string_equals",
+]
 
-__all__ = ["compare"]
+Comparison = Callable[[Any, str], bool]
 
 
-def compare(comparator: Comparator, value: Any, expected: str) -> bool:
-    """True when `value` satisfies `comparator` against `expected`."""
-    if comparator is Comparator.STRING_EQUALS:
-        return isinstance(value, str) and value == expected
-    if comparator is Comparator.BOOLEAN_EQUALS:
-        return isinstance(value, bool) and value is (expected == "true")
-    if comparator is Comparator.ALL_STRING_EQUALS:
-        return (
-            isinstance(value, list)
-            and len(value) > 0
-            and all(isinstance(item, str) and item == expected for item in value)
-        )
-    if comparator is Comparator.ANY_STRING_EQUALS:
-        return isinstance(value, list) and any(
-            isinstance(item, str) and item == expected for item in value
-        )
-    raise ValueError(f"unknown comparator {comparator!r}")
+def string_equals(value: Any, expected: str) -> bool:
+    """`stringEquals`: the value is a string equal to `expected`."""
+    return isinstance(value, str) and value == expected
+
+
+def boolean_equals(value: Any, expected: str) -> bool:
+    """`booleanEquals`: the value is the boolean `expected` names ("true"/"false")."""
+    return value is (expected == "true")
+
+
+def all_string_equals(value: Any, expected: str) -> bool:
+    """`allStringEquals`: a non-empty array whose every item is the string `expected`."""
+    if not isinstance(value, list) or not value:
+        return False
+    try:
+        if value.count(expected) != len(value):
+            return False
+    except Exception:  # an item (not a JSON value) whose `==` raises
+        pass
+    return all(isinstance(item, str) and item == expected for item in value)
+
+
+def any_string_equals(value: Any, expected: str) -> bool:
+    """`anyStringEquals`: an array with at least one item that is the string `expected`."""
+    if not isinstance(value, list):
+        return False
+    try:
+        if expected not in value:
+            return False
+    except Exception:  # an item (not a JSON value) whose `==` raises
+        pass
+    return any(isinstance(item, str) and item == expected for item in value)
+
+
+COMPARATORS: Mapping[str, Comparison] = {
+    "stringEquals": string_equals,
+    "booleanEquals": boolean_equals,
+    "allStringEquals": all_string_equals,
+    "anyStringEquals": any_string_equals,
+}
+"""Each comparator's function by its spec name (a `Comparator` is that string)."""
+
+
+def compare(comparator: str, value: Any, expected: str) -> bool:
+    """True when `value` satisfies `comparator` (a `Comparator`) against `expected`."""
+    function = COMPARATORS.get(comparator)
+    if function is None:
+        raise ValueError(f"unknown comparator {comparator!r}")
+    return function(value, expected)

@@ -87,3 +87,43 @@ def test_string_equals_only_matches_the_same_string(value: Any, expected: str) -
 def test_boolean_equals_only_matches_booleans(value: Any) -> None:
     assert compare(B, value, "true") is (value is True)
     assert compare(B, value, "false") is (value is False)
+
+
+class ClaimsEquality:
+    """Not a string, but says it equals anything (`list.count`/`in` would believe it)."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+class RefusesComparison:
+    """Not a string, and comparing it raises (as a numpy array's truth value does)."""
+
+    def __eq__(self, other: object) -> bool:
+        raise ValueError("ambiguous")
+
+    __hash__ = object.__hash__
+
+
+@given(
+    items=st.lists(
+        json_values
+        | st.builds(ClaimsEquality)
+        | st.builds(RefusesComparison)
+        | st.sampled_from(["a", "b"]),
+        max_size=6,
+    ),
+    expected=st.sampled_from(["a", "b"]),
+)
+def test_only_real_strings_count_in_arrays(items: list[Any], expected: str) -> None:
+    """The built-in fast paths never let a non-string item match, nor raise."""
+    equal = [isinstance(item, str) and item == expected for item in items]
+    assert compare(ALL, items, expected) is (bool(items) and all(equal))
+    assert compare(ANY, items, expected) is any(equal)
+
+
+def test_unknown_comparators_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown comparator 'stringIs'"):
+        compare("stringIs", "a", "a")
