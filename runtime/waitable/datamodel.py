@@ -3,7 +3,12 @@
 Smithy says what JMESPath sees: timestamps as epoch seconds, blobs as base64
 strings, lists and sets as arrays, maps and structures as objects, big numbers
 as numbers. Clients hand us Python values (botocore's `datetime`s and `bytes`,
-smithy-python's dataclasses), so every value is converted before matching.
+smithy-python's dataclasses), so values are converted before matching.
+
+Conversion is copy-on-write: a dict or list that needs nothing converted under
+it comes back as the same object, and only the containers on the way to a
+converted value are copied. A botocore response whose read parts hold only
+dicts, lists, strings and numbers is therefore not copied at all.
 """
 
 from __future__ import annotations
@@ -12,80 +17,134 @@ import base64
 import dataclasses
 import datetime
 import enum
-from collections.abc import Mapping, Set
+from collections.abc import Callable, Mapping, Set
 from decimal import Decimal
+from itertools import islice
 from typing import Any
 
 from .reads import Reads
 
-__all__ = ["output_to_jmespath", "prune", "to_jmespath"]
+__all__ = ["PLAIN_TYPES", "convert_read_parts", "output_to_jmespath", "to_jmespath"]
 
-_PLAIN = (str, int, float, bool, type(None))
+PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
+"""The exact types that are already JMESPath scalars (subclasses such as enums are not)."""
+
 _UTC = datetime.timezone.utc
 
 
 def output_to_jmespath(output: Any, reads: Reads | None = None) -> Any:
     """Convert an operation output, dropping the `ResponseMetadata` key botocore adds.
 
-    With `reads`, only the parts the waiter's paths can read are converted.
+    With `reads`, only the parts the waiter's paths can read are converted; the
+    rest is left as the client returned it (no path looks at it).
     """
     if isinstance(output, Mapping) and "ResponseMetadata" in output:
         output = {k: v for k, v in output.items() if k != "ResponseMetadata"}
     if reads is None:
         return to_jmespath(output)
-    return prune(output, reads)
+    return convert_read_parts(output, reads)
 
 
-def prune(value: Any, reads: Reads) -> Any:
-    """Convert the parts of `value` that `reads` names; leave out object keys it does not.
+def convert_read_parts(value: Any, reads: Reads) -> Any:
+    """Convert the parts of `value` that `reads` names, copy-on-write.
 
-    Smithy map keys and structure member names are strings, so keys are looked up
-    directly. Lists keep every element, each pruned with the same tree.
+    Smithy map keys and structure member names are strings, so keys are looked
+    up directly. Lists are crossed: each element is converted with the same tree.
+    A non-dict mapping or a dataclass becomes a dict of the keys `reads` names.
     """
     if reads.whole:
         return to_jmespath(value)
     kind = type(value)
-    if kind is dict:
-        return {
-            k: prune(value[k], node) for k, node in reads.children.items() if k in value
-        }
-    if kind is list:
-        return [prune(v, reads) for v in value]
-    if kind in _PLAIN:
+    if kind in PLAIN_TYPES:
         return value
+    if kind is dict:
+        return _convert_read_keys(value, reads)
+    if kind is list:
+        return _convert_items(value, lambda item: convert_read_parts(item, reads))
     if isinstance(value, Mapping):
         return {
-            k: prune(value[k], node) for k, node in reads.children.items() if k in value
+            k: convert_read_parts(value[k], node)
+            for k, node in reads.children.items()
+            if k in value
         }
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         names = {f.name for f in dataclasses.fields(value)}
         return {
-            k: prune(getattr(value, k), node)
+            k: convert_read_parts(getattr(value, k), node)
             for k, node in reads.children.items()
             if k in names
         }
     if isinstance(value, (list, tuple, Set)):
-        return [prune(v, reads) for v in value]
+        return [convert_read_parts(v, reads) for v in value]
     return _convert_other(value)
+
+
+def _convert_read_keys(value: dict[Any, Any], reads: Reads) -> dict[Any, Any]:
+    """A dict with its read keys converted: itself if none changed, else a shallow copy."""
+    copy: dict[Any, Any] | None = None
+    for key, node in reads.children.items():
+        item = value.get(key)
+        new = convert_read_parts(item, node)
+        if new is not item:
+            if copy is None:
+                copy = dict(value)
+            copy[key] = new
+    return value if copy is None else copy
 
 
 def to_jmespath(value: Any) -> Any:
-    """Return `value` as JSON-like data: dict, list, str, int/float, bool or None."""
+    """Return `value` as JSON-like data: dict, list, str, int/float, bool or None.
+
+    Copy-on-write: a dict or list already in that form is returned itself.
+    """
     kind = type(value)
-    if kind in _PLAIN:
+    if kind in PLAIN_TYPES:
         return value
     if kind is dict:
-        return {str(k): to_jmespath(v) for k, v in value.items()}
+        return _convert_dict(value)
     if kind is list:
-        return [to_jmespath(v) for v in value]
+        return _convert_items(value, to_jmespath)
     return _convert_other(value)
+
+
+def _convert_dict(value: dict[Any, Any]) -> dict[Any, Any]:
+    """A dict with string keys and converted values: itself if nothing changed.
+
+    On the first key or value that changes, the items before it (unchanged) are
+    copied and the rest converted into the copy, so later keys win a collision
+    of `str(key)` exactly as a fresh dict would have it.
+    """
+    items = iter(value.items())
+    for done, (key, item) in enumerate(items):
+        new = item if type(item) in PLAIN_TYPES else to_jmespath(item)
+        if new is not item or type(key) is not str:
+            copy = dict(islice(value.items(), done))
+            copy[str(key)] = new
+            for key, item in items:
+                copy[str(key)] = to_jmespath(item)
+            return copy
+    return value
+
+
+def _convert_items(value: list[Any], convert: Callable[[Any], Any]) -> list[Any]:
+    """A list with each item passed through `convert`: itself if no item changed."""
+    for index, item in enumerate(value):
+        if type(item) in PLAIN_TYPES:
+            continue
+        new = convert(item)
+        if new is not item:
+            copy = value[:index]
+            copy.append(new)
+            copy.extend(map(convert, islice(value, index + 1, None)))
+            return copy
+    return value
 
 
 def _convert_other(value: Any) -> Any:
     """The slower cases: subclasses and the non-JSON Smithy types."""
     if isinstance(value, enum.Enum):
         return to_jmespath(value.value)
-    if isinstance(value, _PLAIN):
+    if isinstance(value, (str, int, float, bool)):
         return value
     if isinstance(value, datetime.datetime):
         if value.tzinfo is None:

@@ -3,6 +3,8 @@
 A generated waiter class holds one `WaiterDefinition`; the engine only reads it.
 Paths are compiled once, when a matcher is built: by the generator (the `search`
 function it emits) or, when `search` is absent, with the `jmespath` package.
+Everything else a poll needs and a definition fixes is worked out here too, once:
+each matcher's comparator function and the definition's `OutputConverter`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any, TypeAlias
 import jmespath
 from jmespath.exceptions import JMESPathError
 
+from .comparators import COMPARATORS, Comparison
+from .outputs import OutputConverter
 from .reads import Reads, reads_of
 
 __all__ = [
@@ -75,6 +79,7 @@ class _PathMatcher:
     comparator: Comparator
     search: Search | None = field(default=None, compare=False, repr=False)
     compiled: Search = field(init=False, compare=False, repr=False)
+    comparison: Comparison = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.comparator, Comparator):
@@ -92,6 +97,7 @@ class _PathMatcher:
             )
         compiled = self.search or _compile(self.path, "path")
         object.__setattr__(self, "compiled", compiled)
+        object.__setattr__(self, "comparison", COMPARATORS[self.comparator])
 
     def describe(self) -> str:
         """The matcher as a person reads it in an error or a log line."""
@@ -193,9 +199,12 @@ class WaiterDefinition:
     tags: tuple[str, ...] = ()
     errors: tuple[ModeledError, ...] = ()
     output_reads: Reads = field(init=False, compare=False, repr=False)
+    output_converter: OutputConverter = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "output_reads", _output_reads(self.acceptors))
+        reads = _output_reads(self.acceptors)
+        object.__setattr__(self, "output_reads", reads)
+        object.__setattr__(self, "output_converter", OutputConverter(reads))
         where = f"waiter {self.name!r} of operation {self.operation!r}"
         if not self.acceptors:
             raise WaiterDefinitionError(

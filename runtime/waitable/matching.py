@@ -18,8 +18,7 @@ from typing import Any
 
 from jmespath.exceptions import JMESPathError
 
-from .comparators import compare
-from .datamodel import output_to_jmespath, to_jmespath
+from .datamodel import to_jmespath
 from .definition import (
     Acceptor,
     AcceptorState,
@@ -59,6 +58,9 @@ def _evaluation_errors() -> tuple[type[Exception], ...]:
     return (JMESPathError,)
 
 
+_RETRY = Verdict(AcceptorState.RETRY, None)
+
+
 def _search(search: Search, data: Any, definition: WaiterDefinition, index: int) -> Any:
     """Run a compiled path; a run-time evaluation error yields a value nothing matches."""
     try:
@@ -91,36 +93,37 @@ def _message(
 def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> Verdict:
     """Judge a successful response; no match is the implicit retry.
 
-    `input_data` is the operation input already in the JMESPath data model.
+    `input_data` is the operation input already in the JMESPath data model. The
+    output is put in the data model at most once, and only if some acceptor reads it.
     """
     data = _UNSET
     values: dict[tuple[bool, str], Any] = {}  # a path shared by acceptors runs once
     for index, acceptor in enumerate(definition.acceptors):
         matcher = acceptor.matcher
         seen: Any = _UNSET
-        if isinstance(matcher, SuccessMatcher):
-            hit = matcher.success
-        elif isinstance(matcher, (OutputMatcher, InputOutputMatcher)):
+        if isinstance(matcher, (OutputMatcher, InputOutputMatcher)):
             if data is _UNSET:
-                data = output_to_jmespath(output, definition.output_reads)
+                data = definition.output_converter(output)
             both = isinstance(matcher, InputOutputMatcher)
             seen = {"input": input_data, "output": data} if both else data
             key = (both, matcher.path)
             value = values.get(key, _UNSET)
             if value is _UNSET:
                 value = values[key] = _search(matcher.compiled, seen, definition, index)
-            hit = compare(matcher.comparator, value, matcher.expected)
+            hit = matcher.comparison(value, matcher.expected)
+        elif isinstance(matcher, SuccessMatcher):
+            hit = matcher.success
         else:
             hit = False
         if hit:
             if seen is _UNSET and acceptor.compiled_message is not None:
                 if data is _UNSET:
-                    data = output_to_jmespath(output, definition.output_reads)
+                    data = definition.output_converter(output)
                 seen = data
             return Verdict(
                 acceptor.state, index, _message(acceptor, seen, definition, index)
             )
-    return Verdict(AcceptorState.RETRY, None)
+    return _RETRY
 
 
 def match_error(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import datetime
 import enum
+import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -98,7 +99,71 @@ json_like = st.recursive(
 
 @given(json_like)
 def test_json_data_is_unchanged(value: Any) -> None:
-    assert to_jmespath(value) == value
+    assert to_jmespath(value) is value  # nothing to convert: no copy either
+
+
+def _json_default(value: Any) -> Any:
+    """How json.dumps should see the non-JSON types (an oracle independent of ours)."""
+    if isinstance(value, datetime.datetime):
+        return value.timestamp()
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode()
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, frozenset):
+        return list(value)
+    if isinstance(value, Instance):
+        return {f: getattr(value, f) for f in Instance.__dataclass_fields__}
+    raise TypeError(value)
+
+
+smithy_like = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=3)
+    | st.sampled_from([Colour.RED, Decimal("2.5"), b"\x00a"])
+    | st.datetimes(timezones=st.just(datetime.timezone.utc)),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.lists(inner, max_size=3).map(tuple)
+    | st.frozensets(st.text(max_size=2), max_size=2)
+    | st.dictionaries(st.text(max_size=2) | st.integers(0, 3), inner, max_size=3)
+    | st.builds(
+        Instance,
+        st.text(max_size=2),
+        st.datetimes(timezones=st.just(datetime.timezone.utc)),
+        data=st.binary(max_size=3),
+    ),
+    max_leaves=12,
+)
+
+
+@given(smithy_like)
+def test_conversion_agrees_with_a_json_round_trip_and_changes_nothing_in_place(
+    value: Any,
+) -> None:
+    before = repr(value)
+    expected = json.loads(json.dumps(value, default=_json_default))
+    converted = to_jmespath(value)
+    assert converted == expected
+    assert json.dumps(converted) == json.dumps(expected)  # same key order too
+    assert repr(value) == before
+
+
+def test_a_later_key_wins_when_two_keys_read_the_same() -> None:
+    assert to_jmespath({"1": "a", 1: "b"}) == {"1": "b"}
+    assert to_jmespath({1: "b", "1": "a"}) == {"1": "a"}
+
+
+def test_only_the_containers_above_a_converted_value_are_copied() -> None:
+    when = datetime.datetime(2025, 1, 1, tzinfo=datetime.timezone.utc)
+    untouched = {"Name": "x", "Tags": ["a"]}
+    value: dict[str, Any] = {"A": untouched, "B": [{"When": when}], "C": [1, 2]}
+    converted = to_jmespath(value)
+    assert converted == {"A": untouched, "B": [{"When": when.timestamp()}], "C": [1, 2]}
+    assert converted["A"] is untouched and converted["C"] is value["C"]
+    assert value["B"][0]["When"] is when
 
 
 def test_waiters_match_timestamps_as_epoch_seconds_and_blobs_as_base64() -> None:

@@ -1,9 +1,19 @@
-"""Converting only what the paths can read never changes what they evaluate to."""
+"""Converting only what the paths can read never changes what they evaluate to.
+
+Two routes are checked against converting everything: `convert_read_parts` (the
+copy-on-write conversion of the read parts) and `OutputConverter` (a definition's
+per-poll converter, which first checks whether anything read needs converting).
+"""
 
 from __future__ import annotations
 
+import copy
 import datetime
+import enum
 import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from waitable.datamodel import output_to_jmespath, prune, to_jmespath
+from waitable.datamodel import convert_read_parts, output_to_jmespath, to_jmespath
+from waitable.outputs import OutputConverter, is_json_like
 from waitable.reads import Reads, reads_of
 
 from .harness import GROUP_EXISTS
@@ -48,9 +59,11 @@ def test_pruned_data_gives_the_same_result_on_the_compliance_suite(source: str) 
             continue
         full = jmespath.search(expression, data)
         assert full == expected
+        reads = reads_of(expression)
         assert (
-            jmespath.search(expression, prune(data, reads_of(expression))) == full
+            jmespath.search(expression, convert_read_parts(data, reads)) == full
         ), expression
+        assert OutputConverter(reads)(data) is data, expression  # JSON already
         checked += 1
     assert checked > 0
 
@@ -73,24 +86,57 @@ def test_most_real_paths_read_only_part_of_the_output() -> None:
     assert len(PATHS) > 100 and len(partial) / len(PATHS) > 0.9
 
 
+class Colour(str, enum.Enum):
+    RED = "running"  # an enum member equal to a value the paths look for
+
+
+class ReadOnly(Mapping[str, Any]):
+    """A mapping that is not a dict (as some clients return)."""
+
+    def __init__(self, items: Mapping[str, Any]) -> None:
+        self._items = dict(items)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+@dataclass
+class Box:
+    a: Any = None
+    b: Any = None
+
+
 scalars = (
     st.none()
     | st.booleans()
     | st.integers(-5, 5)
-    | st.sampled_from(["running", "ACTIVE", "failed", "", "x"])
+    | st.sampled_from(["running", "ACTIVE", "failed", "", "x", Colour.RED])
     | st.datetimes(timezones=st.just(datetime.timezone.utc))
     | st.binary(max_size=3)
+    | st.just(Decimal("1.5"))
 )
 anything = st.recursive(
     scalars,
     lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.sampled_from("abc"), inner, max_size=2),
+    | st.lists(inner, max_size=3).map(tuple)
+    | st.dictionaries(st.sampled_from("abc"), inner, max_size=2)
+    | st.builds(Box, inner, inner),
     max_leaves=6,
 )
 
 
 def shaped_like(reads: Reads, depth: int = 0) -> st.SearchStrategy[Any]:
-    """Data that follows the tree's keys (so the path finds something), with noise around it."""
+    """Data that follows the tree's keys (so the path finds something), with noise around it.
+
+    Objects come as dicts, other mappings or in tuples now and then, so both
+    the fast route (nothing to convert) and each conversion are exercised.
+    """
     if reads.whole or not reads.children or depth > 6:
         return anything
     keys = {key: shaped_like(node, depth + 1) for key, node in reads.children.items()}
@@ -99,7 +145,13 @@ def shaped_like(reads: Reads, depth: int = 0) -> st.SearchStrategy[Any]:
             st.sampled_from(["noise", "Other"]), anything, max_size=1
         ).map(lambda noise: {**noise, **d})
     )
-    return st.one_of(objects, st.lists(objects, max_size=3), scalars)
+    containers = objects | objects.map(ReadOnly)
+    return st.one_of(
+        containers,
+        st.lists(containers, max_size=3),
+        st.lists(containers, max_size=2).map(tuple),
+        scalars,
+    )
 
 
 @st.composite
@@ -110,24 +162,97 @@ def path_and_data(draw: st.DrawFn) -> tuple[str, Any]:
 
 @settings(max_examples=400, deadline=None)
 @given(path_and_data())
-def test_pruned_data_gives_the_same_result_for_every_real_waiter_path(
+def test_converting_the_read_parts_gives_the_same_result_for_every_real_waiter_path(
     case: tuple[str, Any],
 ) -> None:
     path, data = case
+    before = copy.deepcopy(data)
     expression = jmespath.compile(path)
+    reads = reads_of(path)
+    routes: dict[str, Callable[[], Any]] = {
+        "convert_read_parts": lambda: convert_read_parts(data, reads),
+        "OutputConverter": lambda: OutputConverter(reads)(data),
+    }
     try:
         full = expression.search(to_jmespath(data))
     except jmespath.exceptions.JMESPathError:
-        with pytest.raises(jmespath.exceptions.JMESPathError):
-            expression.search(prune(data, reads_of(path)))
+        for route in routes.values():
+            with pytest.raises(jmespath.exceptions.JMESPathError):
+                expression.search(route())
         return
-    assert expression.search(prune(data, reads_of(path))) == full
+    for name, route in routes.items():
+        assert expression.search(route()) == full, name
+    assert data == before  # the client's output is never changed in place
+
+
+json_data = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.sampled_from("abc"), inner, max_size=2),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(path=st.sampled_from(PATHS), data=json_data)
+def test_json_data_is_used_as_it_is(path: str, data: Any) -> None:
+    """Nothing to convert: the converter hands back the very same object, no copy."""
+    assert OutputConverter(reads_of(path))(data) is data
+
+
+def test_only_values_on_a_read_path_are_converted() -> None:
+    launched = datetime.datetime(2025, 1, 1, tzinfo=datetime.timezone.utc)
+    unread = {"LaunchTime": launched}
+    output = {
+        "Items": [{"State": {"Name": "running"}, "Other": unread}],
+        "ResponseMetadata": {"RequestId": "x"},
+    }
+    names = OutputConverter(reads_of("Items[].State.Name"))
+    assert names(output) is output  # no datetime, bytes or odd container is read
+    times = OutputConverter(reads_of("Items[].Other.LaunchTime"))
+    converted = times(output)
+    assert converted["Items"][0]["Other"] == {"LaunchTime": launched.timestamp()}
+    assert output["Items"][0]["Other"]["LaunchTime"] is launched  # a copy changed
+    assert converted["Items"][0]["State"] is output["Items"][0]["State"]  # shared
+
+
+def test_response_metadata_is_hidden_only_from_paths_that_could_see_it() -> None:
+    output = {"groups": ["a"], "ResponseMetadata": {"x": 1}}
+    assert OutputConverter(reads_of("keys(@)"))(output) == {"groups": ["a"]}
+    assert OutputConverter(reads_of("ResponseMetadata.x"))(output) == {"groups": ["a"]}
+    assert OutputConverter(reads_of("groups"))(output) is output
+    assert output_to_jmespath(output) == {"groups": ["a"]}
+
+
+@pytest.mark.parametrize(
+    ("values", "path", "json_like"),
+    [
+        ([{"a": [{"b": "x"}, [{"b": 1}]]}], "a[].b", True),
+        ([{"a": [{"b": b"x"}]}], "a[].b", False),
+        ([{"a": ({"b": "x"},)}], "a[].b", False),  # a tuple must become a list
+        ([{"a": [{"b": "x", "c": b"unread"}]}], "a[].b", True),
+        ([{"a": {"b": {1: "x"}}}], "length(a.b)", False),  # keys must be strings
+        ([{"a": {"b": {"k": [1, None, "x"]}}}], "length(a.b)", True),
+        ([ReadOnly({"a": 1})], "a", False),
+        ([[[[{"a": "x"}]]]], "a", True),
+    ],
+)
+def test_is_json_like(values: list[Any], path: str, json_like: bool) -> None:
+    assert is_json_like(values, reads_of(path)) is json_like
 
 
 def test_a_definition_reads_only_what_its_paths_need() -> None:
-    output = {"groups": ["a"], "big": list(range(1000)), "ResponseMetadata": {"x": 1}}
-    assert output_to_jmespath(output, GROUP_EXISTS.output_reads) == {"groups": ["a"]}
-    assert output_to_jmespath(output) == {"groups": ["a"], "big": list(range(1000))}
+    when = datetime.datetime(2025, 1, 1, tzinfo=datetime.timezone.utc)
+    output = {"groups": ["a"], "big": [when] * 1000, "ResponseMetadata": {"x": 1}}
+    assert GROUP_EXISTS.output_converter(output) is output  # `big` is never read
+    assert output_to_jmespath(output, GROUP_EXISTS.output_reads) == {
+        "groups": ["a"],
+        "big": [when] * 1000,
+    }
+    assert output_to_jmespath(output) == {
+        "groups": ["a"],
+        "big": [when.timestamp()] * 1000,
+    }
 
 
 @pytest.mark.parametrize(
