@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import chain, repeat
+from operator import countOf
 from typing import Any
 
 from .datamodel import PLAIN_TYPES, convert_read_parts
@@ -21,9 +22,6 @@ from .reads import Reads
 __all__ = ["OutputConverter", "is_json_like"]
 
 _JSON_TYPES = PLAIN_TYPES | {dict, list}
-_DICT_ONLY = frozenset({dict})
-_LIST_ONLY = frozenset({list})
-_STR_ONLY = frozenset({str})
 _METADATA = "ResponseMetadata"
 
 
@@ -54,30 +52,44 @@ def is_json_like(values: list[Any], reads: Reads) -> bool:
     crossed (their items sit at the same position); at a `whole` position every
     key must be a `str` and every value JSON-like, all the way down.
     """
-    while True:
-        types = set(map(type, values))
-        if types <= PLAIN_TYPES:
-            return True
-        if not types <= _JSON_TYPES:
+    leaf = reads.whole or not reads.children
+    if leaf and _all_of(values, str):
+        return True  # the usual end of a waiter's path: strings
+    if not leaf and _all_of(values, dict):
+        dicts = values  # the usual middle: one object per position
+    else:
+        found = _objects(values)
+        if found is None:
             return False
-        if list not in types:
-            break
-        values = _cross_lists(values, types)
-    dicts = values if types == _DICT_ONLY else [v for v in values if type(v) is dict]
+        dicts = found
     if reads.whole:
-        return set(map(type, chain.from_iterable(dicts))) <= _STR_ONLY and is_json_like(
+        return _all_of(list(chain.from_iterable(dicts)), str) and is_json_like(
             list(chain.from_iterable(map(dict.values, dicts))), reads
         )
-    return all(
-        is_json_like(list(map(dict.get, dicts, repeat(key))), node)
-        for key, node in reads.children.items()
-    )
+    for key, node in reads.children.items():
+        if not is_json_like(list(map(dict.get, dicts, repeat(key))), node):
+            return False
+    return True
 
 
-def _cross_lists(values: list[Any], types: set[type]) -> list[Any]:
-    """Replace each list among `values` by its items (order does not matter to a check)."""
-    if types == _LIST_ONLY:
-        return list(chain.from_iterable(values))
-    others = [v for v in values if type(v) is not list]
-    others.extend(chain.from_iterable(v for v in values if type(v) is list))
-    return others
+def _all_of(values: list[Any], kind: type) -> bool:
+    """True when every one of `values` is exactly of type `kind` (a C-level count)."""
+    return countOf(map(type, values), kind) == len(values)
+
+
+def _objects(values: list[Any]) -> list[dict[Any, Any]] | None:
+    """The dicts among `values`, lists crossed; None if a value needs converting."""
+    while True:
+        if _all_of(values, list):  # an array of objects, the usual case
+            values = list(chain.from_iterable(values))
+            if _all_of(values, dict):
+                return values
+            continue
+        types = set(map(type, values))
+        if not types <= _JSON_TYPES:
+            return None
+        if list not in types:
+            return [v for v in values if type(v) is dict]
+        values = [v for v in values if type(v) is not list] + list(
+            chain.from_iterable(v for v in values if type(v) is list)
+        )
