@@ -4,9 +4,16 @@ Converting is rarely needed: botocore returns dicts, lists, strings and numbers
 everywhere except timestamps and blobs, and most waiter paths never reach those.
 So before converting anything, `OutputConverter` checks the parts its paths read
 for a value that is not already JSON-like, one level of the `Reads` tree at a
-time (C-level `map`/`set` over every value at that level, instead of a Python
+time (C-level `map`/`countOf` over every value at that level, instead of a Python
 call per node). When there is none, which is the common case, the output itself
 is what the paths see; otherwise `convert_read_parts` converts it, copy-on-write.
+
+At a position a path only walks through, an object may be a `dict` subclass
+(`OrderedDict`, `defaultdict`): JMESPath reads it with `.get` exactly as it reads
+a dict, so it is used as it is. That lets `map(dict.get, ...)`, which raises for
+anything that is not a dict, stand in for a separate type check on the common
+path. A position read as a whole (compared, passed to a function) must hold
+exact JSON types, so a dict subclass there is converted like any other mapping.
 """
 
 from __future__ import annotations
@@ -52,24 +59,32 @@ def is_json_like(values: list[Any], reads: Reads) -> bool:
     crossed (their items sit at the same position); at a `whole` position every
     key must be a `str` and every value JSON-like, all the way down.
     """
-    leaf = reads.whole or not reads.children
-    if leaf and _all_of(values, str):
-        return True  # the usual end of a waiter's path: strings
-    if not leaf and _all_of(values, dict):
-        dicts = values  # the usual middle: one object per position
-    else:
-        found = _objects(values)
-        if found is None:
-            return False
-        dicts = found
     if reads.whole:
-        return _all_of(list(chain.from_iterable(dicts)), str) and is_json_like(
-            list(chain.from_iterable(map(dict.values, dicts))), reads
-        )
-    for key, node in reads.children.items():
-        if not is_json_like(list(map(dict.get, dicts, repeat(key))), node):
+        return _all_of(values, str) or _whole_json_like(values)
+    if not reads.children:
+        return _objects(values) is not None  # only the kind of value matters here
+    values = _cross_arrays(values)
+    keys = reads.children.keys()
+    try:  # the usual case: one object per position
+        columns = [list(map(dict.get, values, repeat(key))) for key in keys]
+    except TypeError:  # some value is not an object: skip nulls, or convert
+        objects = _objects(values)
+        if objects is None:
             return False
-    return True
+        columns = [list(map(dict.get, objects, repeat(key))) for key in keys]
+    return all(map(is_json_like, columns, reads.children.values()))
+
+
+def _whole_json_like(values: list[Any]) -> bool:
+    """True when every value is exactly JSON data: str keys, JSON types all the way down."""
+    objects = _objects(values)
+    if objects is None:
+        return False
+    if not objects:
+        return True
+    return _all_of(list(chain.from_iterable(objects)), str) and _whole_json_like(
+        list(chain.from_iterable(map(dict.values, objects)))
+    )
 
 
 def _all_of(values: list[Any], kind: type) -> bool:
@@ -77,14 +92,19 @@ def _all_of(values: list[Any], kind: type) -> bool:
     return countOf(map(type, values), kind) == len(values)
 
 
+def _cross_arrays(values: list[Any]) -> list[Any]:
+    """`values` with each list replaced by its items, when they are all lists (the usual case)."""
+    while values and type(values[0]) is list and _all_of(values, list):
+        values = list(chain.from_iterable(values))
+    return values
+
+
 def _objects(values: list[Any]) -> list[dict[Any, Any]] | None:
-    """The dicts among `values`, lists crossed; None if a value needs converting."""
+    """The exact dicts among `values`, lists crossed; None if some value needs converting."""
     while True:
-        if _all_of(values, list):  # an array of objects, the usual case
-            values = list(chain.from_iterable(values))
-            if _all_of(values, dict):
-                return values
-            continue
+        values = _cross_arrays(values)
+        if _all_of(values, dict):
+            return values
         types = set(map(type, values))
         if not types <= _JSON_TYPES:
             return None

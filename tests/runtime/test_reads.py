@@ -11,6 +11,7 @@ import copy
 import datetime
 import enum
 import json
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -25,6 +26,8 @@ from hypothesis import strategies as st
 from waitable.datamodel import convert_read_parts, output_to_jmespath, to_jmespath
 from waitable.outputs import OutputConverter, is_json_like
 from waitable.reads import Reads, reads_of
+
+from waitable_codegen.jmespath import compile as compile_path
 
 from .harness import GROUP_EXISTS
 from .test_definition import corpus_waiters
@@ -134,7 +137,7 @@ anything = st.recursive(
 def shaped_like(reads: Reads, depth: int = 0) -> st.SearchStrategy[Any]:
     """Data that follows the tree's keys (so the path finds something), with noise around it.
 
-    Objects come as dicts, other mappings or in tuples now and then, so both
+    Objects come as dicts, dict subclasses, other mappings or in tuples now and then, so both
     the fast route (nothing to convert) and each conversion are exercised.
     """
     if reads.whole or not reads.children or depth > 6:
@@ -145,7 +148,7 @@ def shaped_like(reads: Reads, depth: int = 0) -> st.SearchStrategy[Any]:
             st.sampled_from(["noise", "Other"]), anything, max_size=1
         ).map(lambda noise: {**noise, **d})
     )
-    containers = objects | objects.map(ReadOnly)
+    containers = objects | objects.map(ReadOnly) | objects.map(OrderedDict)
     return st.one_of(
         containers,
         st.lists(containers, max_size=3),
@@ -182,6 +185,8 @@ def test_converting_the_read_parts_gives_the_same_result_for_every_real_waiter_p
         return
     for name, route in routes.items():
         assert expression.search(route()) == full, name
+    # What a generated waiter runs: the compiled path on the converter's output.
+    assert compile_path(path)(OutputConverter(reads)(data)) == full
     assert data == before  # the client's output is never changed in place
 
 
@@ -234,6 +239,12 @@ def test_response_metadata_is_hidden_only_from_paths_that_could_see_it() -> None
         ([{"a": {"b": {1: "x"}}}], "length(a.b)", False),  # keys must be strings
         ([{"a": {"b": {"k": [1, None, "x"]}}}], "length(a.b)", True),
         ([ReadOnly({"a": 1})], "a", False),
+        ([{"a": OrderedDict(b="x")}], "a.b", True),  # walked through: read by .get
+        ([{"a": OrderedDict(b="x")}], "length(a)", False),  # read whole: converted
+        ([{"a": [{"b": "x"}, None, "s", {"c": 1}]}], "a[].b", True),
+        ([{"a": [{"b": "x"}, None, ({"b": b"x"},)]}], "a[].b", False),
+        ([{"a": [[{"b": "x"}], {"b": ["y", {"c": [1]}]}]}], "a[].b", True),
+        ([{"a": [[{"b": "x"}], {"b": ["y", {"c": (1,)}]}]}], "a[].b", False),
         ([[[[{"a": "x"}]]]], "a", True),
     ],
 )
