@@ -59,11 +59,16 @@ def is_json_like(values: list[Any], reads: Reads) -> bool:
     crossed (their items sit at the same position); at a `whole` position every
     key must be a `str` and every value JSON-like, all the way down.
     """
+    if len(values) == 1:
+        return _one_json_like(values[0], reads)
     if reads.whole:
-        return _all_of(values, str) or _whole_json_like(values)
+        return countOf(map(type, values), str) == len(values) or _whole_json_like(
+            values
+        )
     if not reads.children:
         return _objects(values) is not None  # only the kind of value matters here
-    values = _cross_arrays(values)
+    if values and type(values[0]) is list:
+        values = _cross_arrays(values)
     keys = reads.children.keys()
     try:  # the usual case: one object per position
         columns = [list(map(dict.get, values, repeat(key))) for key in keys]
@@ -73,6 +78,23 @@ def is_json_like(values: list[Any], reads: Reads) -> bool:
             return False
         columns = [list(map(dict.get, objects, repeat(key))) for key in keys]
     return all(map(is_json_like, columns, reads.children.values()))
+
+
+def _one_json_like(value: Any, reads: Reads) -> bool:
+    """`is_json_like` for one value: small outputs skip the per-level lists."""
+    kind = type(value)
+    if kind in PLAIN_TYPES:
+        return True
+    if kind is list:
+        return is_json_like(value, reads) if value else True
+    if reads.children and not reads.whole and isinstance(value, dict):
+        return all(
+            _one_json_like(dict.get(value, key), node)
+            for key, node in reads.children.items()
+        )
+    if _objects([value]) is None:
+        return False
+    return not reads.whole or _whole_json_like([value])
 
 
 def _whole_json_like(values: list[Any]) -> bool:
