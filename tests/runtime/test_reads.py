@@ -50,12 +50,33 @@ def compliance_cases() -> list[tuple[str, Any, str, Any]]:
 CASES = compliance_cases()
 
 
+def only_read_parts(value: Any, reads: Reads) -> Any:
+    """JSON `value` without the object keys `reads` leaves out: the analysis's claim.
+
+    If a path gives the same result on this as on `value`, it reads nothing the
+    tree does not name, so checking and converting only those parts is enough.
+    """
+    if reads.whole:
+        return value
+    if isinstance(value, dict):
+        return {
+            k: only_read_parts(value[k], node)
+            for k, node in reads.children.items()
+            if k in value
+        }
+    if isinstance(value, list):
+        return [only_read_parts(v, reads) for v in value]
+    return value
+
+
 def test_the_compliance_suite_is_all_there() -> None:
     assert len(CASES) == 742
 
 
 @pytest.mark.parametrize("source", sorted({c[0] for c in CASES}))
-def test_pruned_data_gives_the_same_result_on_the_compliance_suite(source: str) -> None:
+def test_converting_the_read_parts_gives_the_same_result_on_the_compliance_suite(
+    source: str,
+) -> None:
     checked = 0
     for name, data, expression, expected in CASES:
         if name != source:
@@ -63,9 +84,7 @@ def test_pruned_data_gives_the_same_result_on_the_compliance_suite(source: str) 
         full = jmespath.search(expression, data)
         assert full == expected
         reads = reads_of(expression)
-        assert (
-            jmespath.search(expression, convert_read_parts(data, reads)) == full
-        ), expression
+        assert jmespath.search(expression, only_read_parts(data, reads)) == full
         assert OutputConverter(reads)(data) is data, expression  # JSON already
         checked += 1
     assert checked > 0
@@ -183,6 +202,7 @@ def test_converting_the_read_parts_gives_the_same_result_for_every_real_waiter_p
             with pytest.raises(jmespath.exceptions.JMESPathError):
                 expression.search(route())
         return
+    assert expression.search(only_read_parts(to_jmespath(data), reads)) == full
     for name, route in routes.items():
         assert expression.search(route()) == full, name
     # What a generated waiter runs: the compiled path on the converter's output.
