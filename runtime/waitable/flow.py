@@ -62,6 +62,10 @@ logger = logging.getLogger("waitable")
 # Clock readings within this many seconds of a limit count as on it (float rounding).
 _EPSILON = 1e-9
 
+# The verdicts no acceptor chose, made once rather than on every poll.
+_IMPLICIT_RETRY = Verdict(AcceptorState.RETRY, None)
+_IMPLICIT_FAILURE = Verdict(AcceptorState.FAILURE, None)
+
 
 @dataclass(frozen=True, slots=True)
 class Poll:
@@ -158,7 +162,7 @@ def flow(
             else None
         )
         if late:
-            verdict: Verdict | None = Verdict(AcceptorState.FAILURE, None)
+            verdict: Verdict | None = _IMPLICIT_FAILURE
         else:
             verdict = _judge(plan, outcome, input_data, code)
         attempt = Attempt(
@@ -192,12 +196,13 @@ def flow(
         assert verdict is not None
         if verdict.state is AcceptorState.SUCCESS:
             result = _result(state, definition, finished, AcceptorState.SUCCESS)
-            logger.info(
-                "waiter %s succeeded after %d attempt(s) in %.3fs",
-                definition.name,
-                result.attempts,
-                result.elapsed,
-            )
+            if logger.isEnabledFor(logging.INFO):
+                logger.info(
+                    "waiter %s succeeded after %d attempt(s) in %.3fs",
+                    definition.name,
+                    result.attempts,
+                    result.elapsed,
+                )
             return result
         if verdict.state is AcceptorState.FAILURE:
             assert verdict.acceptor_index is not None
@@ -227,13 +232,12 @@ def _judge(
     if not isinstance(outcome, Raised):
         raise TypeError(f"a driver sent {outcome!r} in answer to Poll; send an Outcome")
     error = outcome.error
-    retry = Verdict(AcceptorState.RETRY, None)
     if is_transport_error(error):
-        return retry if isinstance(error, plan.retry_on) else None
+        return _IMPLICIT_RETRY if isinstance(error, plan.retry_on) else None
     assert code is not None
     verdict = match_error(definition, error, code)
     if verdict is None and isinstance(error, plan.retry_on):
-        return retry
+        return _IMPLICIT_RETRY
     return verdict
 
 
