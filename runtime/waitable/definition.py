@@ -18,6 +18,7 @@ import jmespath
 from jmespath.exceptions import JMESPathError
 
 from .comparators import COMPARATORS, Comparison
+from .jmespath_runtime import JMESPathEvaluationError
 from .outputs import OutputConverter
 from .reads import Reads, reads_of
 
@@ -62,12 +63,24 @@ class Comparator(str, enum.Enum):
 def _compile(path: str, what: str) -> Search:
     """Compile a JMESPath expression once, or say which expression is malformed."""
     try:
-        return jmespath.compile(path).search
+        parsed = jmespath.compile(path)
     except JMESPathError as exc:
         raise WaiterDefinitionError(
             f"invalid JMESPath expression in {what} {path!r}: {exc}; "
             "fix the expression in the waiter's trait"
         ) from exc
+
+    def search(value: Any) -> Any:
+        """The interpreter's search; its bare ValueErrors (a zero slice step) are
+        evaluation errors, so the acceptor does not match instead of crashing."""
+        try:
+            return parsed.search(value)
+        except JMESPathError:
+            raise
+        except ValueError as exc:
+            raise JMESPathEvaluationError("invalid-value", str(exc)) from exc
+
+    return search
 
 
 @dataclass(frozen=True, slots=True)

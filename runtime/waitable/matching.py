@@ -9,8 +9,6 @@ waiter goes on to the next acceptor instead of crashing.
 
 from __future__ import annotations
 
-import functools
-import importlib
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,6 +17,7 @@ from typing import Any
 from jmespath.exceptions import JMESPathError
 
 from .datamodel import to_jmespath
+from .jmespath_runtime import JMESPathEvaluationError
 from .definition import (
     Acceptor,
     AcceptorState,
@@ -45,17 +44,8 @@ class Verdict:
     reason: str | None = None
 
 
-@functools.cache
-def _evaluation_errors() -> tuple[type[Exception], ...]:
-    """JMESPath's own error and the compiled runtime's, both meaning "no match"."""
-    try:
-        module = importlib.import_module("waitable.jmespath_runtime")
-    except ImportError:
-        return (JMESPathError,)
-    compiled_error = getattr(module, "JMESPathEvaluationError", None)
-    if isinstance(compiled_error, type) and issubclass(compiled_error, Exception):
-        return (JMESPathError, compiled_error)
-    return (JMESPathError,)
+#: JMESPath's own error and the compiled runtime's, both meaning "no match".
+_EVALUATION_ERRORS = (JMESPathError, JMESPathEvaluationError)
 
 
 _RETRY = Verdict(AcceptorState.RETRY, None)
@@ -65,7 +55,7 @@ def _search(search: Search, data: Any, definition: WaiterDefinition, index: int)
     """Run a compiled path; a run-time evaluation error yields a value nothing matches."""
     try:
         return search(data)
-    except _evaluation_errors() as exc:
+    except _EVALUATION_ERRORS as exc:
         logger.debug(
             "%s: acceptor %d's path failed to evaluate, so it does not match: %s",
             definition.name,

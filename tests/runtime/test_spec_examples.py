@@ -207,3 +207,24 @@ def test_a_compiled_path_that_fails_at_run_time_does_not_match() -> None:
     for driver in DRIVERS:
         outcome = DRIVERS[driver](definition, [{}, {"groups": ["g"]}], max_wait_time=60)
         assert states(outcome) == [RETRY, SUCCESS]
+
+
+def test_an_interpreted_path_the_jmespath_package_rejects_at_run_time_does_not_match() -> (
+    None
+):
+    """jmespath raises a bare ValueError for a zero slice step; that is "no match" too."""
+    from dataclasses import replace
+
+    from waitable import Acceptor, Comparator, OutputMatcher
+
+    zero_step = Acceptor(
+        SUCCESS, OutputMatcher("items[::0]", "x", Comparator.ANY_STRING_EQUALS)
+    )
+    status = Acceptor(
+        SUCCESS, OutputMatcher("status", "success", Comparator.STRING_EQUALS)
+    )
+    definition = replace(THING_EXISTS, acceptors=(zero_step, status))
+    outputs = [{"items": ["x"]}, {"items": ["x"], "status": "success"}]
+    for driver in DRIVERS:
+        outcome = DRIVERS[driver](definition, outputs, max_wait_time=60)
+        assert states(outcome) == [RETRY, SUCCESS]
