@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import datetime
 import random
 import time
 import types
@@ -46,6 +45,8 @@ from waitable import (
 )
 from waitable.testing import VirtualClock
 from waitable_codegen.jmespath import compile as compile_jmespath
+
+from ec2_responses import describe_instances
 
 INSTANCE_RUNNING_TRAIT = {
     "minDelay": 15,
@@ -98,82 +99,6 @@ def with_compiled_paths(definition: WaiterDefinition) -> WaiterDefinition:
 
 
 INSTANCE_RUNNING = with_compiled_paths(INSTANCE_RUNNING_INTERPRETED)
-
-
-def describe_instances(count: int, state: str) -> dict[str, Any]:
-    """A DescribeInstances response shaped like botocore's: nested dicts, datetimes, metadata."""
-    launched = datetime.datetime(2025, 1, 1, tzinfo=datetime.timezone.utc)
-    reservations = []
-    for r in range(count // 5):
-        instances = []
-        for i in range(5):
-            n = r * 5 + i
-            instances.append(
-                {
-                    "InstanceId": f"i-{n:017x}",
-                    "ImageId": "ami-0123456789abcdef0",
-                    "InstanceType": "m5.large",
-                    "LaunchTime": launched,
-                    "Placement": {
-                        "AvailabilityZone": "eu-west-1a",
-                        "Tenancy": "default",
-                    },
-                    "PrivateIpAddress": f"10.0.{n // 250}.{n % 250}",
-                    "State": {"Code": 16 if state == "running" else 0, "Name": state},
-                    "SubnetId": "subnet-0123456789",
-                    "VpcId": "vpc-0123456789",
-                    "Architecture": "x86_64",
-                    "BlockDeviceMappings": [
-                        {
-                            "DeviceName": "/dev/xvda",
-                            "Ebs": {
-                                "AttachTime": launched,
-                                "DeleteOnTermination": True,
-                                "Status": "attached",
-                                "VolumeId": f"vol-{n:017x}",
-                            },
-                        }
-                    ],
-                    "EbsOptimized": False,
-                    "NetworkInterfaces": [
-                        {
-                            "Attachment": {
-                                "AttachTime": launched,
-                                "DeviceIndex": 0,
-                                "Status": "attached",
-                            },
-                            "MacAddress": "02:00:00:00:00:00",
-                            "NetworkInterfaceId": f"eni-{n:017x}",
-                            "PrivateIpAddresses": [
-                                {"Primary": True, "PrivateIpAddress": "10.0.0.1"}
-                            ],
-                            "SourceDestCheck": True,
-                            "Status": "in-use",
-                        }
-                    ],
-                    "SecurityGroups": [{"GroupId": "sg-0123", "GroupName": "default"}],
-                    "Tags": [
-                        {"Key": "Name", "Value": f"web-{n}"},
-                        {"Key": "team", "Value": "x"},
-                    ],
-                    "Monitoring": {"State": "disabled"},
-                }
-            )
-        reservations.append(
-            {
-                "ReservationId": f"r-{r:017x}",
-                "OwnerId": "123456789012",
-                "Instances": instances,
-            }
-        )
-    return {
-        "Reservations": reservations,
-        "ResponseMetadata": {
-            "RequestId": "x",
-            "HTTPStatusCode": 200,
-            "RetryAttempts": 0,
-        },
-    }
 
 
 def scripted(responses: list[dict[str, Any]]) -> Callable[..., dict[str, Any]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from types import ModuleType
 from typing import Any
 
@@ -11,7 +12,10 @@ from jmespath_cases import PROJECT_ROOT
 
 
 def _bench() -> ModuleType:
-    path = PROJECT_ROOT / "benchmarks" / "bench_jmespath.py"
+    benchmarks = PROJECT_ROOT / "benchmarks"
+    if str(benchmarks) not in sys.path:
+        sys.path.insert(0, str(benchmarks))  # as when the script runs: its helpers
+    path = benchmarks / "bench_jmespath.py"
     spec = importlib.util.spec_from_file_location("bench_jmespath", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
