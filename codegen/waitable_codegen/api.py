@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -26,14 +27,16 @@ from .model import (
     read_bytes,
 )
 from .plan.search import JMESPATH_MODES, effective_mode
+from .staging import OutputSite
 from .write import (
     Changes,
     apply_changes,
-    digest,
+    exclusive,
     manifest_matches,
     plan_changes,
     read_manifest,
 )
+from .write_manifest import new_manifest
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -64,9 +67,11 @@ class GenerationResult:
     """What a generation did (or, with `check`, would do) to OUT_DIR.
 
     `written`: files created or changed; `removed`: generated files no longer
-    needed; `unchanged`: generated files already up to date. `waiters` counts the
-    waiters generated (each one sync and one async class); 0 means the model has
-    none and nothing was written.
+    needed; `unchanged`: generated files already up to date; `kept`: files the
+    previous generation wrote that are no longer needed but were left in place,
+    because they were edited since (their hash differs from the manifest).
+    `waiters` counts the waiters generated (each one sync and one async class);
+    0 means the model has none and nothing was written.
     """
 
     out_dir: Path
@@ -79,6 +84,7 @@ class GenerationResult:
     jmespath: str = "interpreted"
     reused: bool = False
     files: tuple[Path, ...] = field(default=())
+    kept: tuple[Path, ...] = ()
 
     @property
     def stale(self) -> bool:
@@ -110,6 +116,7 @@ def generate(
         )
     target = Path(out_dir)
     inputs = _read_inputs(models, stdin)
+    _refuse_models_inside(target, inputs)
     mode = effective_mode(jmespath)
     options = {"service": service, "jmespath": mode}
     fingerprint = inputs_fingerprint(
@@ -129,16 +136,16 @@ def generate(
     if not plan.packages:
         return GenerationResult(target, events=events, check=check, jmespath=mode)
     files = render_plan(plan)
-    changes = plan_changes(target, files, force=force)
-    manifest = {
-        "generator": "generate-waiters",
-        "fingerprint": fingerprint,
-        "files": {str(p): digest(c.encode("utf-8")) for p, c in sorted(files.items())},
-        "events": [vars(event) for event in events],
-        "waiters": plan.waiter_count,
-    }
-    if not check and (changes.stale or read_manifest(target) != manifest):
-        apply_changes(target, files, changes, manifest)
+    manifest = new_manifest(
+        fingerprint, files, [vars(event) for event in events], plan.waiter_count
+    )
+    if check:
+        changes = plan_changes(target, files, force=force)
+    else:
+        with exclusive(target):
+            changes = plan_changes(target, files, force=force)
+            if changes.stale or changes.previous != manifest:
+                apply_changes(target, files, changes, manifest)
     return _result(target, changes, events, plan.waiter_count, check, mode, files)
 
 
@@ -161,7 +168,23 @@ def _result(
         check=check,
         jmespath=mode,
         files=tuple(target / p for p in sorted(files)),
+        kept=tuple(target / p for p in changes.kept),
     )
+
+
+def _refuse_models_inside(target: Path, inputs: Sequence[tuple[str, bytes]]) -> None:
+    """Stop when a model file lives in OUT_DIR: the package replaces that directory
+    (and a later run would read the manifest, a `*.json`, as a model)."""
+    out = Path(os.path.realpath(target))
+    for label, _ in inputs:
+        if label == STDIN:
+            continue
+        if Path(os.path.realpath(label)).is_relative_to(out):
+            raise GenerationError(
+                f"{target}: the output directory holds the model file {label}; "
+                "generate-waiters replaces that directory with the package: "
+                "pass an output directory of its own with -o"
+            )
 
 
 def _display_name(label: str) -> str:
@@ -235,17 +258,14 @@ def _reuse(
     """The result of the previous generation when it came from the same inputs and
     its files are untouched; None when the work has to be done."""
     manifest = read_manifest(target)
-    if manifest is None or manifest.get("fingerprint") != fingerprint:
+    if manifest is None or manifest.fingerprint != fingerprint:
         return None
-    if not manifest_matches(target, manifest):
+    if OutputSite.of(target).leftovers() or not manifest_matches(target, manifest):
         return None
-    try:
-        events = tuple(ReportedEvent(**event) for event in manifest.get("events", []))
-        waiters = int(manifest.get("waiters", 0))
-    except (TypeError, ValueError):
-        return None
+    events = tuple(ReportedEvent(**event) for event in manifest.events)
+    waiters = manifest.waiters
     _enforce(events, allow_danger)
-    files = tuple(target / name for name in sorted(manifest["files"]))
+    files = tuple(target / name for name in sorted(manifest.files))
     return GenerationResult(
         out_dir=target,
         unchanged=files,

@@ -1,37 +1,76 @@
-"""Write: generated files into OUT_DIR, atomically, touching only files we own.
+"""Write: the new package into OUT_DIR as one step, touching only files we own.
 
-A file is ours when its first line is the generate-waiters header. A file that is
-not ours is never overwritten or removed (unless `force`); ours that the new output
-no longer needs are removed. Every new file is first staged next to its target and
-only then moved into place with `os.replace`, so a failure leaves OUT_DIR as it was.
+What it removes or replaces: a file its manifest lists (by a plain relative path,
+reached through no symlink) whose content still has the hash it recorded and our
+header; anything else in OUT_DIR is not ours and is kept as it is (a listed file
+whose hash differs was edited by someone: kept, and reported in `Changes.kept`).
+A file that is not ours standing where the new package puts a file stops the run,
+unless `force`. The whole package is built in a sibling staging directory, files
+not ours are carried there as hard links, and it is swapped in (`staging.py`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import shutil
-import tempfile
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+import stat
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from .errors import GenerationError
+from .lock import output_lock
 from .plan import HEADER_MARK
+from .staging import OutputSite, discard, make_visible, recover
+from .write_checkpoints import checkpoint
+from .write_manifest import (
+    MANIFEST_LIMIT,
+    MANIFEST_NAME,
+    Manifest,
+    digest,
+    parse_manifest,
+)
+from .write_read import (
+    Entry,
+    Kind,
+    kind_of,
+    lstat_kind,
+    open_directory,
+    probe,
+    read_regular,
+)
 
-MANIFEST_NAME = ".generate-waiters.json"
-_OWNED_SUFFIXES = (".py", ".typed")
+__all__ = [
+    "MANIFEST_NAME",
+    "Changes",
+    "apply_changes",
+    "digest",
+    "exclusive",
+    "is_generated",
+    "manifest_matches",
+    "plan_changes",
+    "read_manifest",
+]
+
+_HEADER = HEADER_MARK.encode()
+_CACHE = "__pycache__"
+_FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 @dataclass(frozen=True)
 class Changes:
-    """What writing the new output does to OUT_DIR, as paths relative to it."""
+    """What writing the new output does to OUT_DIR, as paths relative to it.
+
+    `kept`: files the previous manifest lists that the new output drops but
+    that are not removed, because their content is no longer what was written.
+    `previous`: the manifest found in OUT_DIR (None when missing or invalid).
+    """
 
     write: tuple[PurePosixPath, ...]
     remove: tuple[PurePosixPath, ...]
     unchanged: tuple[PurePosixPath, ...]
+    kept: tuple[PurePosixPath, ...] = ()
+    previous: Manifest | None = field(default=None, compare=False)
 
     @property
     def stale(self) -> bool:
@@ -39,180 +78,339 @@ class Changes:
         return bool(self.write or self.remove)
 
 
-def digest(data: bytes) -> str:
-    """The sha256 hex digest the manifest records for a file."""
-    return hashlib.sha256(data).hexdigest()
+def is_generated(data: bytes) -> bool:
+    """True when a file's bytes start with the generate-waiters header."""
+    return data.startswith(_HEADER)
 
 
-def is_generated(path: Path) -> bool:
-    """True when the file starts with the generate-waiters header."""
+def read_manifest(out_dir: Path) -> Manifest | None:
+    """The valid manifest of the last generation into OUT_DIR, or None."""
     try:
-        with path.open("rb") as handle:
-            first = handle.read(len(HEADER_MARK))
+        root = open_directory(out_dir)
+    except OSError:
+        return None
+    try:
+        return _manifest(root)
+    finally:
+        os.close(root)
+
+
+def _manifest(root: int) -> Manifest | None:
+    data = read_regular(MANIFEST_NAME, root, MANIFEST_LIMIT)
+    if data is None or len(data) > MANIFEST_LIMIT:
+        return None
+    return parse_manifest(data)
+
+
+def manifest_matches(out_dir: Path, manifest: Manifest) -> bool:
+    """True when every file the manifest lists is in OUT_DIR, a regular file reached
+    through no symlink, with the recorded content."""
+    if not manifest.files:
+        return False
+    try:
+        root = open_directory(out_dir)
     except OSError:
         return False
-    return first == HEADER_MARK.encode()
-
-
-def read_manifest(out_dir: Path) -> dict[str, Any] | None:
-    """The manifest of the last generation into OUT_DIR, or None."""
     try:
-        data = json.loads((out_dir / MANIFEST_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("generator") != "generate-waiters":
-        return None
-    return data
-
-
-def manifest_matches(out_dir: Path, manifest: Mapping[str, Any]) -> bool:
-    """True when every file the manifest lists is on disk with the recorded content."""
-    files = manifest.get("files")
-    if not isinstance(files, dict) or not files:
+        for relative, expected in manifest.files.items():
+            entry = probe(root, relative)
+            if not _holds(entry, relative, expected):
+                return False
+        return True
+    except OSError:
         return False
-    for name, expected in files.items():
-        try:
-            data = (out_dir / name).read_bytes()
-        except OSError:
-            return False
-        if digest(data) != expected:
-            return False
-    return True
+    finally:
+        os.close(root)
+
+
+def _holds(entry: Entry, relative: PurePosixPath, expected: str) -> bool:
+    return (
+        entry.kind is Kind.FILE
+        and entry.at == relative
+        and entry.complete
+        and entry.data is not None
+        and digest(entry.data) == expected
+    )
 
 
 def plan_changes(
     out_dir: Path, files: Mapping[PurePosixPath, str], *, force: bool
 ) -> Changes:
     """Compare the new output with OUT_DIR; refuse to touch files that are not ours."""
-    if out_dir.exists() and not out_dir.is_dir():
+    kind = lstat_kind(str(out_dir), None)
+    if kind is Kind.SYMLINK:
+        raise GenerationError(
+            f"{out_dir}: the output directory is a symbolic link; generate-waiters "
+            "never writes through one: pass the directory it points to"
+        )
+    if kind not in (Kind.MISSING, Kind.DIRECTORY):
         raise GenerationError(
             f"{out_dir}: output path exists and is not a directory; "
             "pass a directory with -o"
         )
+    if kind is Kind.MISSING:
+        return Changes(tuple(sorted(files)), (), ())
+    try:
+        root = open_directory(out_dir)
+    except OSError as exc:
+        raise GenerationError(f"{out_dir}: cannot read ({exc.strerror})") from None
+    try:
+        return _compare(out_dir, root, files, force)
+    except OSError as exc:
+        raise GenerationError(
+            f"{exc.filename or out_dir}: cannot read ({exc.strerror})"
+        ) from None
+    finally:
+        os.close(root)
+
+
+def _compare(
+    out_dir: Path, root: int, files: Mapping[PurePosixPath, str], force: bool
+) -> Changes:
+    previous = _manifest(root)
+    listed = previous.files if previous else {}
     write, unchanged = [], []
     for relative, content in sorted(files.items()):
-        target = out_dir / relative
-        if target.is_dir():
-            raise GenerationError(
-                f"{target}: a directory is in the way of a generated file; "
-                "move it away"
-            )
-        try:
-            current = target.read_bytes() if target.exists() else None
-        except OSError as exc:
-            raise GenerationError(f"{target}: cannot read ({exc.strerror})") from None
-        if current == content.encode("utf-8"):
+        entry = probe(root, relative)
+        if entry.kind is Kind.FILE and entry.data == content.encode("utf-8"):
             unchanged.append(relative)
             continue
-        if current is not None and not force and not is_generated(target):
-            raise GenerationError(
-                f"{target}: file exists and was not written by generate-waiters "
-                "(no header); move it away or pass --force to overwrite it"
-            )
+        _may_replace(out_dir, relative, entry, listed.get(relative), force)
         write.append(relative)
-    remove = sorted(set(_owned_files(out_dir)) - set(files))
-    return Changes(tuple(write), tuple(remove), tuple(unchanged))
+    remove, kept = [], []
+    for relative, expected in sorted(listed.items()):
+        if relative in files:
+            continue
+        entry = probe(root, relative)
+        if entry.at != relative or entry.kind in (Kind.MISSING, Kind.DIRECTORY):
+            continue
+        if _holds(entry, relative, expected) and is_generated(entry.data or b""):
+            remove.append(relative)
+        else:
+            kept.append(relative)
+    return Changes(tuple(write), tuple(remove), tuple(unchanged), tuple(kept), previous)
 
 
-def _owned_files(out_dir: Path) -> Iterable[PurePosixPath]:
-    """Generated files of this OUT_DIR: those its manifest lists, and those with
-    our header in OUT_DIR itself or in a direct subdirectory (a subpackage). A
-    subdirectory holding a manifest of its own is another OUT_DIR: left alone."""
-    if not out_dir.is_dir():
+def _may_replace(
+    out_dir: Path,
+    relative: PurePosixPath,
+    entry: Entry,
+    recorded: str | None,
+    force: bool,
+) -> None:
+    """Raise unless the entry at a path the new output writes may be replaced."""
+    where = out_dir / entry.at
+    if entry.at != relative and entry.kind is not Kind.MISSING:
+        if entry.kind is Kind.SYMLINK:
+            raise GenerationError(
+                f"{where}: a symbolic link stands where generate-waiters writes a "
+                "package directory, and it never writes through links; remove it"
+            )
+        raise GenerationError(
+            f"{where}: a {entry.kind.value} is in the way of the generated "
+            f"package directory; move it away"
+        )
+    if entry.kind is Kind.DIRECTORY:
+        raise GenerationError(
+            f"{where}: a directory is in the way of a generated file; move it away"
+        )
+    if entry.kind is Kind.MISSING or force:
         return
-    manifest = read_manifest(out_dir) or {}
-    listed = manifest.get("files", {})
-    candidates = {PurePosixPath(name) for name in listed if isinstance(name, str)}
-    subdirectories = sorted(
-        path
-        for path in out_dir.iterdir()
-        if path.is_dir() and not (path / MANIFEST_NAME).exists()
-    )
-    for directory in (out_dir, *subdirectories):
-        for path in directory.iterdir():
-            if path.suffix in _OWNED_SUFFIXES and path.is_file():
-                candidates.add(PurePosixPath(path.relative_to(out_dir).as_posix()))
-    for relative in sorted(candidates):
-        path = out_dir / relative
-        if ".." not in relative.parts and path.is_file() and is_generated(path):
-            yield relative
+    if entry.kind is not Kind.FILE:
+        raise GenerationError(
+            f"{where}: a {entry.kind.value} that generate-waiters did not write is "
+            "in the way; move it away or pass --force to replace it"
+        )
+    data = entry.data or b""
+    if not is_generated(data):
+        raise GenerationError(
+            f"{where}: file exists and was not written by generate-waiters "
+            "(no header); move it away or pass --force to overwrite it"
+        )
+    if recorded is not None and (not entry.complete or digest(data) != recorded):
+        raise GenerationError(
+            f"{where}: file was edited since generate-waiters wrote it (its hash "
+            "differs from the manifest); move it away or pass --force to overwrite it"
+        )
 
 
 def apply_changes(
     out_dir: Path,
     files: Mapping[PurePosixPath, str],
     changes: Changes,
-    manifest: Mapping[str, Any],
+    manifest: Manifest,
 ) -> None:
-    """Stage every new file, move them all into place, then remove stale files."""
-    created_dirs: list[Path] = []
-    staged: list[tuple[Path, Path]] = []
+    """Build the whole new package beside OUT_DIR and swap it in (call under the
+    lock, after `recover`); files that are not ours come along as hard links."""
+    site = OutputSite.of(out_dir)
+    dropped = {*files, *changes.remove, PurePosixPath(MANIFEST_NAME)}
     try:
-        for relative in changes.write:
-            target = out_dir / relative
-            _make_dirs(target.parent, created_dirs)
-            staged.append((_stage(target, files[relative].encode("utf-8")), target))
-        _make_dirs(out_dir, created_dirs)
-        manifest_bytes = (
-            json.dumps(manifest, indent=1, sort_keys=True) + "\n"
-        ).encode()
-        staged.append(
-            (_stage(out_dir / MANIFEST_NAME, manifest_bytes), out_dir / MANIFEST_NAME)
-        )
+        parent = open_directory(site.parent)
     except OSError as exc:
-        for temp, _ in staged:
-            temp.unlink(missing_ok=True)
-        for directory in reversed(created_dirs):
-            _remove_empty(directory)
-        where = exc.filename or out_dir
-        raise GenerationError(
-            f"{where}: cannot write generated files ({exc.strerror}); "
-            "check that the output directory is writable"
-        ) from None
-    for temp, target in staged:
-        os.replace(temp, target)
-    for relative in changes.remove:
-        (out_dir / relative).unlink(missing_ok=True)
-        if relative.parent != PurePosixPath("."):
-            _remove_empty(out_dir / relative.parent)
-
-
-def _make_dirs(directory: Path, created: list[Path]) -> None:
-    missing = []
-    probe = directory
-    while not probe.exists():
-        missing.append(probe)
-        probe = probe.parent
-    for path in reversed(missing):
-        path.mkdir()
-        created.append(path)
-
-
-def _stage(target: Path, data: bytes) -> Path:
-    handle = tempfile.NamedTemporaryFile(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False
-    )
-    temp = Path(handle.name)
+        raise _write_error(exc, out_dir) from None
     try:
-        with handle:
-            handle.write(data)
-        os.chmod(temp, 0o644)
-    except OSError:
-        temp.unlink(missing_ok=True)
-        raise
-    return temp
-
-
-def _remove_empty(directory: Path) -> None:
-    """Remove a directory left with nothing but a `__pycache__` of our modules."""
-    try:
-        entries = list(directory.iterdir())
-    except OSError:
-        return
-    if all(entry.name == "__pycache__" and entry.is_dir() for entry in entries):
-        for entry in entries:
-            shutil.rmtree(entry, ignore_errors=True)
         try:
-            directory.rmdir()
-        except OSError:
-            pass
+            _build(site, parent, files, dropped, manifest)
+        except OSError as exc:
+            discard(parent, site.staging_name)
+            raise _write_error(exc, out_dir) from None
+        try:
+            make_visible(site, parent)
+        except OSError as exc:
+            recover(site, parent)
+            raise _write_error(exc, out_dir) from None
+        os.fsync(parent)
+    finally:
+        os.close(parent)
+
+
+@contextmanager
+def exclusive(out_dir: Path) -> Iterator[None]:
+    """Hold OUT_DIR's lock for the block, after finishing or cleaning up whatever
+    a killed run left beside it; makes OUT_DIR's parent directories if missing."""
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(out_dir)), exist_ok=True)
+        site = OutputSite.of(out_dir)
+        parent = open_directory(site.parent)
+    except OSError as exc:
+        raise _write_error(exc, out_dir) from None
+    try:
+        with output_lock(site, parent):
+            try:
+                recover(site, parent)
+            except OSError as exc:
+                raise _write_error(exc, out_dir) from None
+            yield
+    finally:
+        os.close(parent)
+
+
+def _write_error(exc: OSError, out_dir: Path) -> GenerationError:
+    return GenerationError(
+        f"{out_dir}: cannot write generated files ({exc.strerror}); "
+        "check that the output directory and its parent are writable"
+    )
+
+
+def _build(
+    site: OutputSite,
+    parent: int,
+    files: Mapping[PurePosixPath, str],
+    dropped: set[PurePosixPath],
+    manifest: Manifest,
+) -> None:
+    """Fill the staging directory: the new files, the files that are not ours,
+    the manifest last; everything synced to disk before the swap."""
+    old = lstat_kind(site.name, parent) is Kind.DIRECTORY
+    mode = os.stat(site.name, dir_fd=parent).st_mode if old else 0o777
+    os.mkdir(site.staging_name, stat.S_IMODE(mode), dir_fd=parent)
+    directories = {PurePosixPath(): open_directory(site.staging_name, parent)}
+    try:
+        if old:
+            os.fchmod(directories[PurePosixPath()], stat.S_IMODE(mode))
+        for relative, content in sorted(files.items()):
+            folder = _directory(directories, relative.parent)
+            _write_file(folder, relative.name, content.encode("utf-8"))
+            checkpoint(f"staged {relative}")
+        if old:
+            source = open_directory(site.name, parent)
+            try:
+                _carry(source, directories, PurePosixPath(), dropped)
+            finally:
+                os.close(source)
+            checkpoint("carried files that are not ours")
+        _write_file(directories[PurePosixPath()], MANIFEST_NAME, manifest.to_bytes())
+        checkpoint("staged the manifest")
+        for descriptor in directories.values():
+            os.fsync(descriptor)
+    finally:
+        for descriptor in directories.values():
+            os.close(descriptor)
+
+
+def _directory(directories: dict[PurePosixPath, int], relative: PurePosixPath) -> int:
+    """The staging directory `relative`, made (with its parents) when missing."""
+    if relative not in directories:
+        parent = _directory(directories, relative.parent)
+        if lstat_kind(relative.name, parent) is Kind.MISSING:
+            os.mkdir(relative.name, dir_fd=parent)
+        directories[relative] = open_directory(relative.name, parent)
+    return directories[relative]
+
+
+def _write_file(directory: int, name: str, data: bytes) -> None:
+    """Create `name` with `data` in a staging directory and sync it."""
+    descriptor = os.open(name, _FILE_FLAGS, 0o644, dir_fd=directory)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(descriptor, view) :]
+        os.fchmod(descriptor, 0o644)
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _carry(
+    source: int,
+    directories: dict[PurePosixPath, int],
+    relative: PurePosixPath,
+    dropped: set[PurePosixPath],
+) -> None:
+    """Hard-link every entry of the old directory `relative` that is not ours into
+    the staging directory (links and special files as themselves, never followed)."""
+    target = directories[relative]
+    for name, kind in _entries(source):
+        path = relative / name
+        if path in dropped:
+            continue
+        if kind is not Kind.DIRECTORY:
+            os.link(
+                name, name, src_dir_fd=source, dst_dir_fd=target, follow_symlinks=False
+            )
+            continue
+        child = open_directory(name, source)
+        try:
+            if path not in directories:
+                if lstat_kind(name, target) is Kind.MISSING:
+                    if not _worth_carrying(child, path, dropped):
+                        continue
+                    os.mkdir(name, dir_fd=target)
+                directories[path] = open_directory(name, target)
+            os.fchmod(directories[path], stat.S_IMODE(os.fstat(child).st_mode))
+            _carry(child, directories, path, dropped)
+        finally:
+            os.close(child)
+
+
+def _entries(directory: int) -> list[tuple[str, Kind]]:
+    """The entries of a directory, sorted, each with its Kind (symlinks unfollowed)."""
+    with os.scandir(directory) as scan:
+        found = [
+            (entry.name, kind_of(entry.stat(follow_symlinks=False).st_mode))
+            for entry in scan
+        ]
+    return sorted(found)
+
+
+def _worth_carrying(
+    directory: int, relative: PurePosixPath, dropped: set[PurePosixPath]
+) -> bool:
+    """A directory the new output does not have is carried when it was empty or
+    holds something not ours besides `__pycache__` (a subpackage we removed is not)."""
+    entries = _entries(directory)
+    if not entries:
+        return True
+    for name, kind in entries:
+        path = relative / name
+        if path in dropped or name == _CACHE:
+            continue
+        if kind is not Kind.DIRECTORY:
+            return True
+        child = open_directory(name, directory)
+        try:
+            if _worth_carrying(child, path, dropped):
+                return True
+        finally:
+            os.close(child)
+    return False

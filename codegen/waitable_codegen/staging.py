@@ -1,0 +1,164 @@
+"""Where a new package is built (a sibling of OUT_DIR) and how it replaces the old one.
+
+Why a directory swap and not a journal: a journal replays file moves into OUT_DIR,
+so between a kill and the next run OUT_DIR holds a mix of two generations; a swap
+makes the whole new package visible in one step. On Linux that step is a single
+`renameat2(RENAME_EXCHANGE)` of the staging directory with OUT_DIR, so at every
+instant OUT_DIR is one whole generation. Elsewhere (or with
+`GENERATE_WAITERS_SWAP=rename`) it is two renames, OUT_DIR → `retired`, then
+staging → OUT_DIR; a kill between them leaves no OUT_DIR, and `recover` (run by
+the next generation, under the lock) finishes the swap: the staging directory
+is complete by then, since it is only put in place once fully written. Files
+in OUT_DIR that are not ours are carried into the staging directory as hard
+links (same inode: untouched), see `write.py`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import errno
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+from .write_checkpoints import checkpoint
+from .write_read import Kind, lstat_kind
+
+SWAP_VARIABLE = "GENERATE_WAITERS_SWAP"
+_AT_FDCWD = -100
+_RENAME_NOREPLACE = 1
+_RENAME_EXCHANGE = 2
+
+
+@dataclass(frozen=True)
+class OutputSite:
+    """OUT_DIR as its parent directory and its name, with the names of its
+    siblings: the lock file, the staging directory and the retired package."""
+
+    out_dir: Path
+    parent: Path
+    name: str
+
+    @classmethod
+    def of(cls, out_dir: Path) -> OutputSite:
+        """The site of `out_dir`; its parent resolved once, so every step of a run
+        works in the same real directory."""
+        absolute = Path(os.path.abspath(out_dir))
+        return cls(out_dir, Path(os.path.realpath(absolute.parent)), absolute.name)
+
+    @property
+    def lock_name(self) -> str:
+        """The lock file beside OUT_DIR."""
+        return f".{self.name}.generate-waiters.lock"
+
+    @property
+    def staging_name(self) -> str:
+        """The directory the new package is built in, beside OUT_DIR."""
+        return f".{self.name}.generate-waiters.new"
+
+    @property
+    def retired_name(self) -> str:
+        """Where the old package waits between the two renames of a portable swap."""
+        return f".{self.name}.generate-waiters.old"
+
+    def leftovers(self) -> bool:
+        """True when a killed run left a staging or retired directory behind."""
+        return any(
+            lstat_kind(str(self.parent / name), None) is not Kind.MISSING
+            for name in (self.staging_name, self.retired_name)
+        )
+
+
+def discard(parent_fd: int, name: str) -> None:
+    """Remove `name` from the directory `parent_fd`: a directory with everything in
+    it (links inside are removed, never followed), anything else unlinked."""
+    kind = lstat_kind(name, parent_fd)
+    if kind is Kind.MISSING:
+        return
+    if kind is Kind.DIRECTORY:
+        shutil.rmtree(name, dir_fd=parent_fd)
+    else:
+        os.unlink(name, dir_fd=parent_fd)
+
+
+def recover(site: OutputSite, parent_fd: int) -> None:
+    """Finish or clean up after a run that was killed (call under the lock): put
+    back a package a kill left between the two renames, then drop the leftovers."""
+    if lstat_kind(site.name, parent_fd) is Kind.MISSING:
+        if lstat_kind(site.retired_name, parent_fd) is Kind.DIRECTORY:
+            complete = lstat_kind(site.staging_name, parent_fd) is Kind.DIRECTORY
+            source = site.staging_name if complete else site.retired_name
+            os.rename(source, site.name, src_dir_fd=parent_fd, dst_dir_fd=parent_fd)
+    for name in (site.staging_name, site.retired_name):
+        discard(parent_fd, name)
+
+
+def make_visible(site: OutputSite, parent_fd: int) -> None:
+    """Put the finished staging directory in OUT_DIR's place, then drop the old
+    package; a kill at any point leaves the old package or the new one found."""
+    if lstat_kind(site.name, parent_fd) is Kind.MISSING:
+        _rename(site.staging_name, site.name, parent_fd, _RENAME_NOREPLACE)
+        checkpoint("renamed staging into place")
+        return
+    if _rename(site.staging_name, site.name, parent_fd, _RENAME_EXCHANGE):
+        checkpoint("exchanged staging and OUT_DIR")
+        discard(parent_fd, site.staging_name)
+        checkpoint("discarded the old package")
+        return
+    os.rename(site.name, site.retired_name, src_dir_fd=parent_fd, dst_dir_fd=parent_fd)
+    checkpoint("retired the old package")
+    try:
+        os.rename(
+            site.staging_name, site.name, src_dir_fd=parent_fd, dst_dir_fd=parent_fd
+        )
+    except OSError:
+        os.rename(
+            site.retired_name, site.name, src_dir_fd=parent_fd, dst_dir_fd=parent_fd
+        )
+        raise
+    checkpoint("renamed staging into place")
+    discard(parent_fd, site.retired_name)
+    checkpoint("discarded the old package")
+
+
+def _rename(source: str, target: str, parent_fd: int, flags: int) -> bool:
+    """`renameat2(source, target, flags)`; False when the system cannot do it
+    (then the caller falls back to plain renames). NOREPLACE falls back itself."""
+    function = _renameat2()
+    if function is not None:
+        result = function(parent_fd, source.encode(), parent_fd, target.encode(), flags)
+        if result == 0:
+            return True
+        error = ctypes.get_errno()
+        if error not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+            raise OSError(error, os.strerror(error), target)
+    if flags == _RENAME_NOREPLACE:
+        if lstat_kind(target, parent_fd) is not Kind.MISSING:
+            raise OSError(errno.EEXIST, os.strerror(errno.EEXIST), target)
+        os.rename(source, target, src_dir_fd=parent_fd, dst_dir_fd=parent_fd)
+        return True
+    return False
+
+
+def _renameat2() -> Callable[[int, bytes, int, bytes, int], int] | None:
+    """libc's renameat2, unless missing or `GENERATE_WAITERS_SWAP=rename`."""
+    if os.environ.get(SWAP_VARIABLE) == "rename":
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        function = libc.renameat2
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = [
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_uint,
+    ]
+    function.restype = ctypes.c_int
+    return cast(Callable[[int, bytes, int, bytes, int], int], function)
