@@ -1,0 +1,287 @@
+"""Seed 002's token-bucket rate limit: `limit_rate` (pure) and `RateLimiter` (shared).
+
+`limit_rate(bucket, ...)` keeps no state: a bucket `(tokens, updated_at)` goes in
+(or None, for a caller never seen before), the updated bucket comes out with a
+yes or no and a `Limiter` record of the whole check. Store the bucket anywhere
+(a dict, a database row) and pass it back next time. The rules are ExWaiter's:
+
+- a None bucket starts full (`burst_limit` tokens) at `checked_at`;
+- each whole `interval` elapsed since `updated_at` refills `refill_rate` tokens,
+  up to `burst_limit`; the bucket's timestamp moves to `checked_at` only when
+  tokens were actually added (so a partial interval is dropped then, and a full
+  bucket keeps its old timestamp);
+- `cost` tokens are paid only if all of them are there.
+
+Times are seconds (ExWaiter's are milliseconds). A check within `TOLERANCE`
+seconds of a refill time counts as on it, so float rounding in clock readings
+never loses an interval.
+
+`RateLimiter` shares one bucket among threads and asyncio tasks (a lock held only
+for the arithmetic): `try_acquire(now)` answers 0.0 or the seconds to wait.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeAlias
+
+__all__ = ["TOLERANCE", "Bucket", "Limiter", "RateLimiter", "limit_rate"]
+
+#: Seconds by which a check may fall short of a refill time and still count as on
+#: it: a few float steps of a Unix timestamp (about 2.4e-7 s apart today).
+TOLERANCE = 1e-6
+
+#: `(tokens, updated_at)`: the tokens left and when they were last refilled.
+Bucket: TypeAlias = tuple[int, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Limiter:
+    """Everything one `limit_rate` check saw and did (seed 002's `Limiter`), in seconds."""
+
+    #: Tokens added per whole interval elapsed.
+    refill_rate: int
+    #: Seconds between refills.
+    interval: float
+    #: Most tokens the bucket holds.
+    burst_limit: int
+    #: Tokens one check pays.
+    cost: int
+    #: When this check happened.
+    checked_at: float
+    #: `checked_at` when the bucket was new (None passed in), else None.
+    created_at: float | None
+    #: The timestamp passed in, None for a new bucket.
+    previous_updated_at: float | None
+    #: The bucket's timestamp after the check: `checked_at` if tokens were refilled.
+    updated_at: float
+    #: When the next tokens come: `checked_at + interval` after a refill, else
+    #: `previous_updated_at + interval`.
+    next_refill_at: float
+    #: `next_refill_at - checked_at` (ExWaiter's `ms_until_next_refill`).
+    until_next_refill: float
+    #: Tokens passed in, None for a new bucket.
+    previous_tokens: int | None
+    #: Tokens added by this check (a new bucket's `burst_limit`).
+    refilled_tokens: int
+    #: `previous_tokens + refilled_tokens`.
+    tokens_after_refill: int
+    #: Tokens taken: `cost`, or 0 when there were not enough.
+    paid_tokens: int
+    #: Tokens left: `tokens_after_refill - paid_tokens`.
+    tokens_after_paid: int
+
+    @property
+    def allowed(self) -> bool:
+        """True when the cost was paid: make the request."""
+        return self.paid_tokens > 0
+
+
+def _positive_int(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+    return value
+
+
+def _seconds(name: str, value: object) -> float:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+    ):
+        raise ValueError(f"{name} must be a finite number of seconds, got {value!r}")
+    return float(value)
+
+
+def _check_bucket(bucket: object) -> Bucket:
+    if (
+        isinstance(bucket, Sequence)
+        and not isinstance(bucket, (str, bytes))
+        and len(bucket) == 2
+    ):
+        tokens, updated_at = bucket
+        if isinstance(tokens, int) and not isinstance(tokens, bool) and tokens >= 0:
+            if (
+                isinstance(updated_at, (int, float))
+                and not isinstance(updated_at, bool)
+                and math.isfinite(updated_at)
+            ):
+                return tokens, float(updated_at)
+    raise ValueError(
+        f"a rate-limit bucket is None or (token_count, updated_at) with a whole "
+        f"token count >= 0 and a timestamp in seconds; got {bucket!r}"
+    )
+
+
+def limit_rate(
+    bucket: Bucket | None,
+    *,
+    refill_rate: int = 1,
+    interval: float = 1.0,
+    burst_limit: int | None = None,
+    cost: int = 1,
+    now: float | None = None,
+) -> tuple[bool, Bucket, Limiter]:
+    """Check a bucket against a rate limit: `(allowed, updated_bucket, limiter)`.
+
+    Seed 002's `limit_rate` with seconds for milliseconds. `burst_limit` defaults
+    to `refill_rate`; `now` defaults to `time.time()` (pass your clock's reading,
+    and keep using that clock for this bucket).
+    """
+    _positive_int("refill_rate", refill_rate)
+    _positive_int("cost", cost)
+    interval = _seconds("interval", interval)
+    if interval <= 0:
+        raise ValueError(f"interval must be more than 0 seconds, got {interval!r}")
+    burst = (
+        refill_rate
+        if burst_limit is None
+        else _positive_int("burst_limit", burst_limit)
+    )
+    if cost > burst:
+        raise ValueError(
+            f"cost={cost} exceeds burst_limit={burst}: the bucket could never hold enough; "
+            "raise burst_limit or lower cost"
+        )
+    checked_at = time.time() if now is None else _seconds("now", now)
+
+    if bucket is None:
+        limiter = Limiter(
+            refill_rate=refill_rate,
+            interval=interval,
+            burst_limit=burst,
+            cost=cost,
+            checked_at=checked_at,
+            created_at=checked_at,
+            previous_updated_at=None,
+            updated_at=checked_at,
+            next_refill_at=checked_at + interval,
+            until_next_refill=interval,
+            previous_tokens=None,
+            refilled_tokens=burst,
+            tokens_after_refill=burst,
+            paid_tokens=cost,
+            tokens_after_paid=burst - cost,
+        )
+        return True, (limiter.tokens_after_paid, limiter.updated_at), limiter
+
+    previous_tokens, previous_updated_at = _check_bucket(bucket)
+    if previous_updated_at > checked_at:
+        raise ValueError(
+            f"the bucket's timestamp {previous_updated_at!r} is after the check time "
+            f"{checked_at!r}: read buckets on the clock that wrote them (time.time() "
+            "unless you pass now=)"
+        )
+    intervals = math.floor((checked_at - previous_updated_at + TOLERANCE) / interval)
+    gained = intervals * refill_rate
+    if gained > 0:
+        # Never below what was there: a bucket written under a larger burst_limit
+        # keeps its tokens rather than losing them to a refill.
+        after_refill = max(previous_tokens, min(previous_tokens + gained, burst))
+        next_refill_at = checked_at + interval
+        until_next_refill = interval
+    else:
+        after_refill = previous_tokens
+        next_refill_at = previous_updated_at + interval
+        until_next_refill = next_refill_at - checked_at
+    refilled = after_refill - previous_tokens
+    paid = cost if after_refill >= cost else 0
+    limiter = Limiter(
+        refill_rate=refill_rate,
+        interval=interval,
+        burst_limit=burst,
+        cost=cost,
+        checked_at=checked_at,
+        created_at=None,
+        previous_updated_at=previous_updated_at,
+        updated_at=checked_at if refilled > 0 else previous_updated_at,
+        next_refill_at=next_refill_at,
+        until_next_refill=until_next_refill,
+        previous_tokens=previous_tokens,
+        refilled_tokens=refilled,
+        tokens_after_refill=after_refill,
+        paid_tokens=paid,
+        tokens_after_paid=after_refill - paid,
+    )
+    return paid > 0, (limiter.tokens_after_paid, limiter.updated_at), limiter
+
+
+class RateLimiter:
+    """A rate limit shared by every waiter that holds it: `calls` per `per` seconds.
+
+    One `limit_rate` bucket (refill `calls` tokens per whole `per` seconds, up to
+    `burst`, default `calls`) under a lock held only for the arithmetic, so
+    threads and asyncio tasks can share it. Over any window of W seconds it
+    grants at most `burst + calls * ceil(W / per)` (a full bucket spent at the
+    window's start, then one refill per interval), so 2 * calls in the worst
+    one-second window of `RateLimiter(calls)`, and `calls / per` on average.
+
+    `load` and `save` (both or neither) keep the bucket elsewhere, e.g. in a
+    store shared by processes; the lock then only orders this process's callers,
+    and the store must make load-check-save atomic across processes itself.
+    """
+
+    def __init__(
+        self,
+        calls: int,
+        per: float = 1.0,
+        *,
+        burst: int | None = None,
+        load: Callable[[], Bucket | None] | None = None,
+        save: Callable[[Bucket], object] | None = None,
+    ) -> None:
+        self._calls = _positive_int("calls", calls)
+        self._per = _seconds("per", per)
+        if self._per <= 0:
+            raise ValueError(f"per must be more than 0 seconds, got {per!r}")
+        self._burst = calls if burst is None else _positive_int("burst", burst)
+        if (load is None) != (save is None):
+            raise ValueError(
+                "pass both load= and save= to keep the bucket elsewhere, or neither"
+            )
+        self._load = load
+        self._save = save
+        self._bucket: Bucket | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def bucket(self) -> Bucket | None:
+        """The bucket as last stored: `(tokens, updated_at)`, None before the first call."""
+        if self._load is not None:
+            return self._load()
+        return self._bucket
+
+    def try_acquire(self, now: float) -> float:
+        """Take a token at clock time `now`: 0.0 if taken, else seconds until the next refill.
+
+        The caller sleeps that long and tries again. A `now` earlier than the
+        bucket's timestamp (another thread read the clock later but got here
+        first) is read as the bucket's timestamp.
+        """
+        now = _seconds("now", now)
+        with self._lock:
+            bucket = self._load() if self._load is not None else self._bucket
+            if bucket is not None:
+                bucket = _check_bucket(bucket)
+                now = max(now, bucket[1])
+            allowed, bucket, limiter = limit_rate(
+                bucket,
+                refill_rate=self._calls,
+                interval=self._per,
+                burst_limit=self._burst,
+                now=now,
+            )
+            if self._save is not None:
+                self._save(bucket)
+            else:
+                self._bucket = bucket
+        return 0.0 if allowed else limiter.until_next_refill
+
+    def __repr__(self) -> str:
+        return (
+            f"RateLimiter(calls={self._calls}, per={self._per:g}, burst={self._burst})"
+        )
