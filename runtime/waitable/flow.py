@@ -1,14 +1,16 @@
-"""The waiter engine, written once and free of I/O: a generator of actions.
+"""The one engine, written once and free of I/O: a generator of actions.
 
 `flow(plan, state, now)` yields `Poll` ("call the operation now") and `Sleep`
 ("wait this long") and receives each poll's outcome through `.send()`:
-`Returned(output)`, `Raised(error)`, or `CutOff()` when the driver cancelled a
-request at its time limit. It returns the `WaiterResult` on success and raises a
-`WaiterError` otherwise. The drivers (`waitable.drivers`) only call the client
-and sleep, so sync and asyncio waiters share every decision made here.
+`Returned(output)`, `Raised(error)`, `CutOff()` when the driver cancelled a
+request at its time limit, or `Late()` when the driver found, just before the
+call, that the poll would start after `Poll.start_by`. It returns the
+`WaiterResult` on success and raises a `WaiterError` otherwise. The drivers
+(`waitable.drivers`) only call the client and sleep, so sync and asyncio waiters,
+retries, pollers and `poll_once` share every decision made here.
 
 Everything the loop remembers lives in one `WaitState` record, so a wait can be
-saved between polls and resumed by a fresh `flow` on the same clock.
+saved between polls and resumed by a fresh `flow` (`waitable.steps`).
 
 The steps are the spec's: the first poll happens at once; acceptors are tried in
 order; an error no acceptor matched fails the wait; a response no acceptor matched
@@ -17,18 +19,34 @@ The retry delay comes from the backoff strategy and then the last-attempt rule:
 `remaining - delay <= min_delay` → `delay = remaining`, so the final poll starts
 at the deadline and none comes after it. That final poll may run for up to
 `min_delay` seconds (the allowance the spec's older rule reserved for it) before
-a driver cuts it off.
+a driver cuts it off. A poll that would start more than `START_TOLERANCE`
+seconds after the deadline (a slow client, a busy event loop, a long wait for a
+rate-limit token) is not made: the wait ends as a timeout instead.
+
+The seed systems are policies of this one loop, not loops of their own:
+
+- `plan.judge` decides an outcome. By default it is the waiter's acceptors; a
+  poller's predicate and a retry strategy's `RetryPolicy` are other judges.
+- `plan.call_retry` retries one poll's call under a retry policy, a token bucket
+  and a backoff (seed 001), inside the wait's deadline; `Attempt.retries`
+  records them. A standalone `StandardRetryStrategy` is this loop with one poll
+  whose call is retried.
+- `plan.rate_limit` makes each call first take a token from a shared limiter
+  (seed 002's `limit_rate`), sleeping until one is free, within the deadline.
+- `plan.stop` lets a front end end the wait after a failed poll (a poller's
+  `max_attempts` given as a function).
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import random
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, TypeAlias
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeAlias
 
-from .backoff import RetryContext
+from .backoff import Backoff, RetryContext
 from .datamodel import to_jmespath
 from .definition import AcceptorState, WaiterDefinition
 from .error_codes import error_code, is_transport_error
@@ -41,15 +59,23 @@ from .errors import (
 )
 from .matching import Verdict, match_error, match_output
 from .options import WaitOptions
-from .results import Attempt, WaiterResult
+from .results import Attempt, Retry, WaiterResult
+
+if TYPE_CHECKING:
+    from .retry.directives import RetryDirective
 
 __all__ = [
     "Action",
+    "CallRetry",
     "CutOff",
+    "Judge",
+    "Late",
     "Outcome",
     "Poll",
+    "RateLimit",
     "Raised",
     "Returned",
+    "START_TOLERANCE",
     "Sleep",
     "WaitPlan",
     "WaitState",
@@ -62,6 +88,10 @@ logger = logging.getLogger("waitable")
 # Clock readings within this many seconds of a limit count as on it (float rounding).
 _EPSILON = 1e-9
 
+#: How late after the deadline the spec's final poll may still start: the slack of
+#: a real sleep that was asked to end exactly at the deadline. Any later, no poll.
+START_TOLERANCE = 0.05
+
 # The verdicts no acceptor chose, made once rather than on every poll.
 _IMPLICIT_RETRY = Verdict(AcceptorState.RETRY, None)
 _IMPLICIT_FAILURE = Verdict(AcceptorState.FAILURE, None)
@@ -69,11 +99,15 @@ _IMPLICIT_FAILURE = Verdict(AcceptorState.FAILURE, None)
 
 @dataclass(frozen=True, slots=True)
 class Poll:
-    """Call the operation now. Cut the request off after `timeout` seconds if you can."""
+    """Call the operation now, unless the clock already reads past `start_by`.
+
+    Cut the request off after `timeout` seconds if you can (`math.inf`: no limit).
+    """
 
     attempt: int
     remaining: float
     timeout: float
+    start_by: float = math.inf
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,13 +136,75 @@ class CutOff:
     """The driver cancelled the request when its `Poll.timeout` ran out."""
 
 
+@dataclass(frozen=True, slots=True)
+class Late:
+    """The driver did not make the call: the clock read past `Poll.start_by`."""
+
+
 Action: TypeAlias = Poll | Sleep
-Outcome: TypeAlias = Returned | Raised | CutOff
+Outcome: TypeAlias = Returned | Raised | CutOff | Late
+
+
+class Judge(Protocol):
+    """Decides one outcome: a verdict, or None for "the wait fails with this error"."""
+
+    def __call__(
+        self,
+        plan: WaitPlan,
+        outcome: Returned | Raised,
+        input_data: Any,
+        code: str | None,
+    ) -> Verdict | None: ...
+
+
+class RetryPolicyLike(Protocol):
+    """Seed 001's `RetryPolicy`: an outcome in, a `RetryDirective` out."""
+
+    def evaluate(self, outcome: Any, /) -> RetryDirective: ...
+
+
+class RetryTokenLike(Protocol):
+    """Seed 001's `RetryToken`: resolved by exactly one of its three methods."""
+
+    def notify_success(self, now: float) -> None: ...
+
+    def notify_failure(self, now: float) -> None: ...
+
+    def schedule_retry(self, reason: Any, now: float) -> Any: ...
+
+
+class TokenBucketLike(Protocol):
+    """Seed 001's `RetryTokenBucket`: a token before the first try of a call."""
+
+    def acquire_token(self, now: float) -> Any: ...
+
+
+class RateLimit(Protocol):
+    """A shared limiter: 0.0 when a call may go now, else seconds until it may."""
+
+    def try_acquire(self, now: float) -> float: ...
+
+
+@dataclass(frozen=True, slots=True)
+class CallRetry:
+    """How one poll's call is retried (seed 001): policy, bucket, backoff, attempts.
+
+    `max_attempts` counts tries of one call (the first included); `max_time` caps
+    the seconds one call and its retries may take (the wait's deadline caps it too).
+    """
+
+    policy: RetryPolicyLike
+    backoff: Backoff
+    max_attempts: int = 3
+    max_time: float = math.inf
+    bucket: TokenBucketLike | None = None
+    min_delay: float = 0.0
+    max_delay: float = 20.0
 
 
 @dataclass(frozen=True, slots=True)
 class WaitPlan:
-    """Everything fixed for one wait: the waiter, its input, the settings, the hooks."""
+    """Everything fixed for one wait: the waiter, its input, the settings, the policies."""
 
     definition: WaiterDefinition
     input: Any
@@ -116,11 +212,19 @@ class WaitPlan:
     rng: random.Random
     retry_on: tuple[type[BaseException], ...] = ()
     on_attempt: Callable[[Attempt[Any]], object] | None = None
+    judge: Judge | None = None
+    call_retry: CallRetry | None = None
+    rate_limit: RateLimit | None = None
+    stop: Callable[[WaitState], bool] | None = None
 
 
 @dataclass(slots=True)
 class WaitState:
-    """The loop's memory, in clock seconds: enough to resume a wait between polls."""
+    """The loop's memory, in clock seconds: enough to resume a wait between polls.
+
+    `attempts` counts polls; `history` keeps the last `history_limit` of them
+    (all when None).
+    """
 
     started_at: float
     deadline: float
@@ -129,11 +233,31 @@ class WaitState:
     next_poll_at: float | None = None
     final: bool = False
     last_output: Any = None
+    attempts: int = 0
+    history_limit: int | None = None
+    total_delay: float = 0.0
 
 
-def start(plan: WaitPlan, now: float) -> WaitState:
+def start(plan: WaitPlan, now: float, history_limit: int | None = None) -> WaitState:
     """A fresh state for a wait beginning at clock time `now`."""
-    return WaitState(started_at=now, deadline=now + plan.options.max_wait_time)
+    return WaitState(
+        started_at=now,
+        deadline=now + plan.options.max_wait_time,
+        history_limit=history_limit,
+    )
+
+
+@dataclass(slots=True)
+class _Call:
+    """One poll's call after its retries: the last outcome and when it ran."""
+
+    outcome: Outcome
+    started: float
+    finished: float
+    retries: list[Retry]
+    verdict: Verdict | None = None
+    judged: bool = False
+    late: bool = False
 
 
 def flow(
@@ -141,21 +265,17 @@ def flow(
 ) -> Generator[Action, Outcome | None, WaiterResult[Any]]:
     """Yield the actions of one wait; see the module docstring for the protocol."""
     definition, options = plan.definition, plan.options
-    input_data = to_jmespath(plan.input)
+    input_data = to_jmespath(plan.input) if plan.judge is None else plan.input
     if state.next_poll_at is not None:
         pause = state.next_poll_at - now()
         if pause > 0:
             yield Sleep(pause)
     while True:
-        poll_start = now()
-        remaining = state.deadline - poll_start
-        final = state.final or remaining <= 0
-        timeout = max(remaining, options.min_delay) if final else remaining
-        outcome = yield Poll(len(state.history) + 1, remaining, timeout)
-        finished = now()
+        call = yield from _call(plan, state, now, input_data)
+        outcome, finished = call.outcome, call.finished
         if isinstance(outcome, Returned):
             state.last_output = outcome.output
-        late = isinstance(outcome, CutOff) or finished - poll_start > timeout + _EPSILON
+        late = call.late
         code = (
             error_code(outcome.error, definition.errors)
             if isinstance(outcome, Raised)
@@ -163,37 +283,38 @@ def flow(
         )
         if late:
             verdict: Verdict | None = _IMPLICIT_FAILURE
+        elif call.judged:
+            verdict = call.verdict
         else:
+            assert isinstance(outcome, (Returned, Raised))
             verdict = _judge(plan, outcome, input_data, code)
+        state.attempts += 1
         attempt = Attempt(
-            number=len(state.history) + 1,
-            started_at=poll_start - state.started_at,
+            number=state.attempts,
+            started_at=call.started - state.started_at,
             delay=state.next_delay,
-            duration=finished - poll_start,
+            duration=finished - call.started,
             state=AcceptorState.FAILURE if verdict is None else verdict.state,
             acceptor_index=None if verdict is None else verdict.acceptor_index,
             output=outcome.output if isinstance(outcome, Returned) else None,
             error_type=code,
+            retries=tuple(call.retries),
         )
-        state.history.append(attempt)
+        _record(state, attempt)
         _report(plan, attempt)
         if late:
-            why = (
-                "the request was cut off at the deadline"
-                if isinstance(outcome, CutOff)
-                else "the response arrived after the deadline"
-            )
             _fail(
                 WaiterTimeoutError(
                     _result(state, definition, finished),
                     max_wait_time=options.max_wait_time,
-                    why=why,
+                    why=_late_reason(outcome),
                 )
             )
         if verdict is None:
-            assert isinstance(outcome, Raised) and code is not None
-            _fail_operation(plan, state, finished, outcome.error, code)
-        assert verdict is not None
+            if isinstance(outcome, Raised):
+                assert code is not None
+                _fail_operation(plan, state, finished, outcome.error, code)
+            verdict = _IMPLICIT_FAILURE
         if verdict.state is AcceptorState.SUCCESS:
             result = _result(state, definition, finished, AcceptorState.SUCCESS)
             if logger.isEnabledFor(logging.INFO):
@@ -205,27 +326,169 @@ def flow(
                 )
             return result
         if verdict.state is AcceptorState.FAILURE:
-            assert verdict.acceptor_index is not None
+            index = verdict.acceptor_index
             _fail(
                 WaiterFailureStateError(
                     _result(state, definition, finished),
-                    acceptor_index=verdict.acceptor_index,
-                    matcher=definition.acceptors[
-                        verdict.acceptor_index
-                    ].matcher.describe(),
+                    acceptor_index=-1 if index is None else index,
+                    matcher=(
+                        "the check rejected the outcome"
+                        if index is None
+                        else definition.acceptors[index].matcher.describe()
+                    ),
                     reason=verdict.reason,
                 )
             )
         decided_at = now()
         state.next_delay, state.final = _next_delay(plan, state, decided_at)
         state.next_poll_at = decided_at + state.next_delay
+        state.total_delay += state.next_delay
         yield Sleep(state.next_delay)
 
 
+def _call(
+    plan: WaitPlan, state: WaitState, now: Callable[[], float], input_data: Any
+) -> Generator[Action, Outcome | None, _Call]:
+    """Make one poll's call, retrying it under `plan.call_retry`, all within the deadline."""
+    retrying = plan.call_retry
+    token = None
+    if retrying is not None and retrying.bucket is not None:
+        token = retrying.bucket.acquire_token(now())
+    first = now()
+    retries: list[Retry] = []
+    while True:
+        yield from _take_rate_token(plan, state, now)
+        started = now()
+        remaining = state.deadline - started
+        if remaining < -START_TOLERANCE:
+            return _Call(Late(), started, started, retries)
+        final = state.final or remaining <= 0
+        timeout = max(remaining, plan.options.min_delay) if final else remaining
+        outcome = yield Poll(
+            state.attempts + 1,
+            remaining,
+            timeout,
+            state.deadline + START_TOLERANCE,
+        )
+        if not isinstance(outcome, (Returned, Raised, CutOff, Late)):
+            raise TypeError(
+                f"a driver sent {outcome!r} in answer to Poll; send an Outcome"
+            )
+        finished = now()
+        overran = finished - started > timeout + _EPSILON
+        if isinstance(outcome, (CutOff, Late)) or overran:
+            if token is not None:
+                token.notify_failure(finished)
+            return _Call(outcome, started, finished, retries, late=True)
+        if retrying is None:
+            return _Call(outcome, started, finished, retries)
+        code = (
+            error_code(outcome.error, plan.definition.errors)
+            if isinstance(outcome, Raised)
+            else None
+        )
+        verdict = _judge(plan, outcome, input_data, code)
+        call = _Call(outcome, started, finished, retries, verdict, judged=True)
+        if verdict is not None:
+            if token is not None:
+                token.notify_success(finished)
+            return call
+        directive = retrying.policy.evaluate(outcome)
+        reason = getattr(directive, "reason", None)
+        tries = len(retries) + 1
+        if reason is None or tries >= retrying.max_attempts:
+            if token is not None:
+                token.notify_failure(finished)
+            return call
+        delay = _retry_delay(plan, retrying, tries, state.deadline - finished)
+        limit = min(state.deadline, first + retrying.max_time)
+        if finished + delay > limit:
+            if token is not None:
+                token.notify_failure(finished)
+            return call
+        retries.append(
+            Retry(
+                number=tries,
+                error_type=code,
+                reason=str(getattr(reason, "value", reason)),
+                delay=delay,
+            )
+        )
+        if delay > 0:
+            yield Sleep(delay)
+        if token is not None:
+            token = yield from _pay_retry(token, reason, now, limit)
+            if token is None:
+                return call
+
+
+def _pay_retry(
+    token: Any, reason: Any, now: Callable[[], float], limit: float
+) -> Generator[Action, Outcome | None, Any]:
+    """Pay a retry's cost to the bucket, sleeping for capacity; None if none comes in time.
+
+    A bucket in circuit-breaker mode raises when it is short: that ends the retries.
+    """
+    while True:
+        try:
+            paid = token.schedule_retry(reason, now())
+        except Exception as short:  # the circuit breaker: no capacity, fail fast
+            logger.debug("retry not made: %s", short)
+            return None
+        wait = (
+            getattr(paid, "wait", 0.0) if not isinstance(paid, (int, float)) else paid
+        )
+        next_token = token if isinstance(paid, (int, float)) else paid
+        if not wait:
+            return next_token
+        if now() + wait > limit:
+            return None
+        yield Sleep(wait)
+        token = next_token
+
+
+def _take_rate_token(
+    plan: WaitPlan, state: WaitState, now: Callable[[], float]
+) -> Generator[Action, Outcome | None, None]:
+    """Sleep until the shared rate limiter lets this call go, if there is one."""
+    limiter = plan.rate_limit
+    if limiter is None:
+        return
+    while True:
+        at = now()
+        wait = limiter.try_acquire(at)
+        if wait <= 0:
+            return
+        if at + wait > state.deadline + START_TOLERANCE:
+            # No token before the deadline: skip to it, the poll will be late.
+            pause = state.deadline + START_TOLERANCE - at
+            if pause > 0:
+                yield Sleep(pause + _EPSILON)
+            return
+        yield Sleep(wait)
+
+
+def _retry_delay(
+    plan: WaitPlan, retrying: CallRetry, tries: int, remaining: float
+) -> float:
+    """The backoff before retry `tries` of one call (seed 001's delayer)."""
+    context = RetryContext(
+        attempt=tries,
+        remaining=remaining,
+        min_delay=retrying.min_delay,
+        max_delay=retrying.max_delay,
+        previous_delay=None,
+        rng=plan.rng,
+    )
+    return _checked_delay(plan, retrying.backoff, context)
+
+
 def _judge(
-    plan: WaitPlan, outcome: Outcome | None, input_data: Any, code: str | None
+    plan: WaitPlan, outcome: Returned | Raised, input_data: Any, code: str | None
 ) -> Verdict | None:
-    """Acceptors on a response or error; None means the wait fails with the error."""
+    """The plan's judge, or the acceptors; None means the wait fails with the error."""
+    if plan.judge is not None:
+        return plan.judge(plan, outcome, input_data, code)
     definition = plan.definition
     if isinstance(outcome, Returned):
         return match_output(definition, outcome.output, input_data)
@@ -248,12 +511,15 @@ def _next_delay(plan: WaitPlan, state: WaitState, now: float) -> tuple[float, bo
     """
     definition, options = plan.definition, plan.options
     remaining = state.deadline - now
-    polls = len(state.history)
-    if options.max_attempts is not None and polls >= options.max_attempts:
+    polls = state.attempts
+    capped = options.max_attempts is not None and polls >= options.max_attempts
+    if capped or (plan.stop is not None and plan.stop(state)):
         _fail(
             WaiterMaxAttemptsError(
                 _result(state, definition, now),
-                max_attempts=options.max_attempts,
+                max_attempts=(
+                    polls if options.max_attempts is None else options.max_attempts
+                ),
                 max_wait_time=options.max_wait_time,
                 remaining=max(remaining, 0.0),
             )
@@ -274,15 +540,42 @@ def _next_delay(plan: WaitPlan, state: WaitState, now: float) -> tuple[float, bo
         previous_delay=state.next_delay if polls > 1 else None,
         rng=plan.rng,
     )
-    delay = options.backoff(retry)
-    if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not delay >= 0:
-        raise WaiterConfigurationError(
-            f"waiter {definition.name}: backoff {options.backoff!r} returned {delay!r} "
-            f"for retry {polls}; a strategy must return a number of seconds >= 0"
-        )
+    delay = _checked_delay(plan, options.backoff, retry)
     if remaining - delay <= options.min_delay:
         return remaining, True
     return delay, False
+
+
+def _checked_delay(plan: WaitPlan, backoff: Backoff, retry: RetryContext) -> float:
+    """`backoff(retry)`, refused unless it is a finite number of seconds >= 0."""
+    delay = backoff(retry)
+    if (
+        isinstance(delay, bool)
+        or not isinstance(delay, (int, float))
+        or not 0 <= delay < math.inf
+    ):
+        raise WaiterConfigurationError(
+            f"waiter {plan.definition.name}: backoff {backoff!r} returned {delay!r} "
+            f"for retry {retry.attempt}; a strategy must return a number of seconds "
+            ">= 0 (and finite)"
+        )
+    return delay
+
+
+def _record(state: WaitState, attempt: Attempt[Any]) -> None:
+    """Append to the history, dropping the oldest beyond `history_limit`."""
+    state.history.append(attempt)
+    limit = state.history_limit
+    if limit is not None and len(state.history) > limit:
+        del state.history[: len(state.history) - limit]
+
+
+def _late_reason(outcome: Outcome) -> str:
+    if isinstance(outcome, CutOff):
+        return "the request was cut off at the deadline"
+    if isinstance(outcome, Late):
+        return "the next poll could only start after the deadline, so it was not made"
+    return "the response arrived after the deadline"
 
 
 def _result(
@@ -298,7 +591,7 @@ def _result(
         waiter=definition.name,
         state=final_state,
         output=state.last_output,
-        attempts=len(history),
+        attempts=state.attempts,
         elapsed=elapsed,
         history=history,
     )
@@ -316,12 +609,14 @@ def _report(plan: WaitPlan, attempt: Attempt[Any]) -> None:
             )
         seen = "output" if attempt.error_type is None else f"error {attempt.error_type}"
         logger.debug(
-            "waiter %s attempt %d at %.3fs (after %.3fs delay, took %.3fs): %s; %s -> %s",
+            "waiter %s attempt %d at %.3fs (after %.3fs delay, took %.3fs, "
+            "%d retries): %s; %s -> %s",
             plan.definition.name,
             attempt.number,
             attempt.started_at,
             attempt.delay,
             attempt.duration,
+            len(attempt.retries),
             seen,
             decided,
             attempt.state.value,
@@ -341,13 +636,17 @@ def _fail_operation(
     if is_transport_error(cause):
         advice = (
             f"{type(cause).__name__} is a transport error, not a service error; "
-            f"pass retry_on=({type(cause).__name__},) to retry it"
+            f"pass retry_on=({type(cause).__name__},) to retry it, or retry= a "
+            "waitable.retry.StandardRetryStrategy() to retry it with backoff"
         )
     else:
         advice = (
             "an error that no acceptor matches ends the wait (the spec's implicit "
             "failure); check the input, or pass retry_on= to retry this error type"
         )
+    last = state.history[-1] if state.history else None
+    if last is not None and last.retries:
+        advice += f" ({len(last.retries)} retr{'y' if len(last.retries) == 1 else 'ies'} of this poll's call were made)"
     error = WaiterOperationError(
         _result(state, plan.definition, now), error_code=code, advice=advice
     )

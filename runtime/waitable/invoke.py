@@ -14,7 +14,19 @@ from typing import Any, TypeAlias
 
 from .errors import WaiterConfigurationError
 
-__all__ = ["Invoker", "OperationCall", "bind_operation", "awaiting"]
+__all__ = [
+    "AsyncClientError",
+    "Invoker",
+    "OperationCall",
+    "awaiting",
+    "bind_operation",
+    "refuse_async",
+]
+
+
+class AsyncClientError(WaiterConfigurationError, TypeError):
+    """A synchronous waiter was given an async client; raised at once, naming the async class."""
+
 
 OperationCall: TypeAlias = Callable[[Any], Any]
 Invoker: TypeAlias = Callable[[object, str, str], OperationCall]
@@ -56,3 +68,38 @@ def awaiting(call: OperationCall, waiter: str) -> Callable[[Any], Awaitable[Any]
         return await pending
 
     return call_async
+
+
+def _async_class(waiter_class: str) -> str:
+    return waiter_class if waiter_class.startswith("Async") else f"Async{waiter_class}"
+
+
+def refuse_async(
+    call: OperationCall, client: object, operation_method: str, waiter_class: str
+) -> OperationCall:
+    """`call`, checked to be synchronous: an async client fails now, not at the deadline.
+
+    A coroutine function is refused at construction; a call that still returns an
+    awaitable (an object whose `__call__` is async) is refused on the first poll.
+    """
+    method = getattr(client, operation_method, None) if operation_method else None
+    target = method if callable(method) else client
+    advice = (
+        f"{waiter_class} is synchronous but the client's call is async; use "
+        f"{_async_class(waiter_class)} (await its wait()) with an async client"
+    )
+    if inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(
+        getattr(target, "__call__", None)
+    ):
+        raise AsyncClientError(advice)
+
+    def checked(input: Any) -> Any:
+        result = call(input)
+        if inspect.isawaitable(result):
+            close = getattr(result, "close", None)
+            if callable(close):
+                close()
+            raise AsyncClientError(advice)
+        return result
+
+    return checked

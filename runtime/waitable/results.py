@@ -7,9 +7,24 @@ from typing import Generic, TypeVar
 
 from .definition import AcceptorState
 
-__all__ = ["Attempt", "WaiterResult"]
+__all__ = ["Attempt", "Retry", "WaiterResult"]
 
 OutputT = TypeVar("OutputT")
+
+
+@dataclass(frozen=True, slots=True)
+class Retry:
+    """One retry of a poll's call under a retry strategy (seed 001): why, and the backoff.
+
+    `number` is the try it retried (1 = the first call of the poll), `error_type`
+    the error code that try raised (None when a response was retried), `reason`
+    the `RetryErrorType` value, `delay` the backoff slept before the next try.
+    """
+
+    number: int
+    error_type: str | None
+    reason: str
+    delay: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +36,7 @@ class Attempt(Generic[OutputT]):
     when it raised); `error_type` is the error code the call raised, if any.
     `acceptor_index` is the 0-based index of the acceptor that matched, None when an
     implicit rule decided (no acceptor matched, or the deadline passed).
+    `retries` lists the retries of this poll's call made under `retry=`.
     """
 
     number: int
@@ -31,6 +47,7 @@ class Attempt(Generic[OutputT]):
     acceptor_index: int | None
     output: OutputT | None
     error_type: str | None
+    retries: tuple[Retry, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 
 A generated class sets only `definition` and `operation_method`; construction
 binds the client, and `wait()` runs the engine (`waitable.flow`) through the sync
-or the asyncio driver.
+or the asyncio driver. `start()` and `poll_once()` are the step API over the
+same engine (`waitable.steps`): one poll at a time, the wait saved as JSON.
 """
 
 from __future__ import annotations
@@ -10,17 +11,18 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Callable
-from typing import ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from .backoff import Backoff, SmithyBackoff
 from .clock import Clock, SystemClock
 from .definition import WaiterDefinition
 from .drivers import run_async, run_sync
 from .errors import WaiterConfigurationError
-from .flow import WaitPlan, flow, start
-from .invoke import Invoker, OperationCall, awaiting, bind_operation
-from .options import resolve_options
+from .flow import CallRetry, RateLimit, WaitPlan, flow, start
+from .invoke import Invoker, OperationCall, awaiting, bind_operation, refuse_async
+from .options import WaitOptions, resolve_options
 from .results import Attempt, WaiterResult
+from .steps import DEFAULT_HISTORY_LIMIT, PollStep, SavedWait, WallClock, rng_state
 
 __all__ = ["AsyncWaiter", "Waiter"]
 
@@ -35,6 +37,7 @@ class _WaiterBase(Generic[InputT, OutputT]):
 
     definition: ClassVar[WaiterDefinition]
     operation_method: ClassVar[str] = ""
+    _blocking: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -46,6 +49,9 @@ class _WaiterBase(Generic[InputT, OutputT]):
         backoff: Backoff | None = None,
         retry_on: tuple[type[BaseException], ...] = (),
         invoker: Invoker | None = None,
+        retry: Any = None,
+        rate_limit: RateLimit | None = None,
+        history_limit: int | None = None,
     ) -> None:
         definition = getattr(type(self), "definition", None)
         if not isinstance(definition, WaiterDefinition):
@@ -72,10 +78,33 @@ class _WaiterBase(Generic[InputT, OutputT]):
         self.on_attempt = on_attempt
         self.backoff: Backoff = _DEFAULT_BACKOFF if backoff is None else backoff
         self.retry_on = retry_on
+        self.retry: CallRetry | None = _call_retry(definition.name, retry)
+        if rate_limit is not None and not callable(
+            getattr(rate_limit, "try_acquire", None)
+        ):
+            raise WaiterConfigurationError(
+                f"waiter {definition.name}: rate_limit must be a limiter such as "
+                f"waitable.RateLimiter(10, per=1.0), got {rate_limit!r}"
+            )
+        self.rate_limit = rate_limit
+        if history_limit is not None and (
+            isinstance(history_limit, bool)
+            or not isinstance(history_limit, int)
+            or history_limit < 1
+        ):
+            raise WaiterConfigurationError(
+                f"waiter {definition.name}: history_limit must be an integer >= 1 "
+                f"(or None to keep every attempt), got {history_limit!r}"
+            )
+        self.history_limit = history_limit
         bind = bind_operation if invoker is None else invoker
         self._call: OperationCall = bind(
             client, type(self).operation_method, definition.name
         )
+        if type(self)._blocking:
+            self._call = refuse_async(
+                self._call, client, type(self).operation_method, type(self).__name__
+            )
 
     def _plan(
         self,
@@ -94,9 +123,89 @@ class _WaiterBase(Generic[InputT, OutputT]):
             max_attempts=max_attempts,
             backoff=self.backoff if backoff is None else backoff,
         )
+        return self._plan_with(input, options, self.rng)
+
+    def _plan_with(
+        self, input: InputT, options: WaitOptions, rng: random.Random
+    ) -> WaitPlan:
         return WaitPlan(
-            self.definition, input, options, self.rng, self.retry_on, self.on_attempt
+            self.definition,
+            input,
+            options,
+            rng,
+            self.retry_on,
+            self.on_attempt,
+            call_retry=self.retry,
+            rate_limit=self.rate_limit,
         )
+
+    def start(
+        self,
+        input: InputT,
+        *,
+        max_wait_time: float,
+        min_delay: float | None = None,
+        max_delay: float | None = None,
+        max_attempts: int | None = None,
+        seed: int | None = None,
+        history_limit: int | None = None,
+    ) -> SavedWait:
+        """A new wait saved before its first poll; no request is made.
+
+        Pass the record to `poll_once()` (here or in another process). `seed`
+        fixes the jitter, so a resumed wait repeats an uninterrupted one's delays.
+        """
+        options = resolve_options(
+            self.definition,
+            max_wait_time=max_wait_time,
+            min_delay=min_delay,
+            max_delay=max_delay,
+            max_attempts=max_attempts,
+            backoff=self.backoff,
+        )
+        now = WallClock(self.clock).now()
+        limit = history_limit or self.history_limit or DEFAULT_HISTORY_LIMIT
+        return SavedWait(
+            waiter=self.definition.name,
+            input=input,
+            max_wait_time=options.max_wait_time,
+            min_delay=options.min_delay,
+            max_delay=options.max_delay,
+            max_attempts=options.max_attempts,
+            started_at=now,
+            deadline=now + options.max_wait_time,
+            rng_state=rng_state(random.Random(seed)),
+            history_limit=limit,
+        )
+
+    def _resume(self, saved: SavedWait) -> tuple[WaitPlan, Any, random.Random]:
+        """The plan and engine state that continue `saved`."""
+        if not isinstance(saved, SavedWait):
+            raise WaiterConfigurationError(
+                f"waiter {self.definition.name}: poll_once() takes the SavedWait that "
+                f"start() returned (or SavedWait.from_json(text)), got {type(saved).__name__}"
+            )
+        if saved.waiter != self.definition.name:
+            raise WaiterConfigurationError(
+                f"waiter {self.definition.name} cannot resume a saved wait of waiter "
+                f"{saved.waiter!r}; use that waiter's class"
+            )
+        rng = saved.rng()
+        options = WaitOptions(
+            saved.max_wait_time,
+            saved.min_delay,
+            saved.max_delay,
+            saved.max_attempts,
+            self.backoff,
+        )
+        return self._plan_with(saved.input, options, rng), saved.wait_state(), rng
+
+    def _step(
+        self, saved: SavedWait, state: Any, rng: random.Random, turn: Any
+    ) -> PollStep[OutputT]:
+        if isinstance(turn, WaiterResult):
+            return PollStep(saved.advanced(state, rng), turn, None)
+        return PollStep(saved.advanced(state, rng), None, float(turn))
 
 
 class Waiter(_WaiterBase[InputT, OutputT]):
@@ -104,9 +213,14 @@ class Waiter(_WaiterBase[InputT, OutputT]):
 
     Construct with a boto3-style client (or a callable taking the input); pass
     `clock=`/`rng=` to control time and randomness, `on_attempt=` to watch each
-    poll, `backoff=` to change the delay strategy, and `retry_on=` to retry
-    transport errors instead of failing on them.
+    poll, `backoff=` to change the delay strategy, `retry_on=` to retry
+    transport errors instead of failing on them, `retry=` (a
+    `waitable.retry.StandardRetryStrategy`) to retry throttled and transient
+    calls with backoff, and `rate_limit=` (a `waitable.RateLimiter`) to share a
+    call rate among waiters. An async client is refused with a `TypeError`.
     """
+
+    _blocking: ClassVar[bool] = True
 
     def wait(
         self,
@@ -126,8 +240,29 @@ class Waiter(_WaiterBase[InputT, OutputT]):
             input, max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
         clock, call = self.clock, self._call
-        state = start(plan, clock.now())
-        return run_sync(flow(plan, state, clock.now), lambda: call(input), clock)
+        state = start(plan, clock.now(), self.history_limit)
+        result: WaiterResult[OutputT] = run_sync(
+            flow(plan, state, clock.now), lambda: call(input), clock
+        )
+        return result
+
+    def poll_once(self, saved: SavedWait) -> PollStep[OutputT]:
+        """Make exactly one poll of the saved wait (its call retried under `retry=`).
+
+        Returns the final result, or the new record and `next_delay`; raises the
+        wait's `WaiterError` when it ends otherwise (also when called after the
+        deadline, without polling).
+        """
+        plan, state, rng = self._resume(saved)
+        clock = WallClock(self.clock)
+        call, input = self._call, plan.input
+        turn = run_sync(
+            flow(plan, state, clock.now),
+            lambda: call(input),
+            clock,
+            lambda: state.attempts,
+        )
+        return self._step(saved, state, rng, turn)
 
 
 class AsyncWaiter(_WaiterBase[InputT, OutputT]):
@@ -156,5 +291,41 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
             input, max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
         clock, call = self.clock, awaiting(self._call, self.definition.name)
-        state = start(plan, clock.now())
-        return await run_async(flow(plan, state, clock.now), lambda: call(input), clock)
+        state = start(plan, clock.now(), self.history_limit)
+        result: WaiterResult[OutputT] = await run_async(
+            flow(plan, state, clock.now), lambda: call(input), clock
+        )
+        return result
+
+    async def poll_once(self, saved: SavedWait) -> PollStep[OutputT]:
+        """`Waiter.poll_once` for asyncio: one awaited poll of the saved wait."""
+        plan, state, rng = self._resume(saved)
+        clock = WallClock(self.clock)
+        call, input = awaiting(self._call, self.definition.name), plan.input
+        turn = await run_async(
+            flow(plan, state, clock.now),
+            lambda: call(input),
+            clock,
+            lambda: state.attempts,
+        )
+        return self._step(saved, state, rng, turn)
+
+
+def _call_retry(waiter: str, retry: Any) -> CallRetry | None:
+    """The engine's `CallRetry` for a `retry=` argument (a retry strategy), or None."""
+    if retry is None:
+        return None
+    if isinstance(retry, CallRetry):
+        return retry
+    build = getattr(retry, "call_retry", None)
+    if not callable(build):
+        raise WaiterConfigurationError(
+            f"waiter {waiter}: retry must be a retry strategy such as "
+            f"waitable.retry.StandardRetryStrategy(), got {retry!r}"
+        )
+    built = build()
+    if not isinstance(built, CallRetry):
+        raise WaiterConfigurationError(
+            f"waiter {waiter}: {retry!r}.call_retry() must return a CallRetry"
+        )
+    return built

@@ -9,6 +9,7 @@ import pytest
 
 from waitable import SmithyBackoff, WaiterTimeoutError
 from waitable.flow import (
+    START_TOLERANCE,
     CutOff,
     Poll,
     Returned,
@@ -41,10 +42,14 @@ def plan(max_wait_time: float = 300, seed: int = 1) -> WaitPlan:
 def test_the_first_action_is_an_immediate_poll_carrying_the_time_left() -> None:
     clock = VirtualClock()
     actions = flow(plan(), start(plan(), clock.now()), clock.now)
-    assert next(actions) == Poll(attempt=1, remaining=300, timeout=300)
+    assert next(actions) == Poll(
+        attempt=1, remaining=300, timeout=300, start_by=300 + START_TOLERANCE
+    )
     assert actions.send(PENDING) == Sleep(2)
     clock.advance(2)
-    assert actions.send(None) == Poll(attempt=2, remaining=298, timeout=298)
+    assert actions.send(None) == Poll(
+        attempt=2, remaining=298, timeout=298, start_by=300 + START_TOLERANCE
+    )
     with pytest.raises(StopIteration) as stop:
         actions.send(DONE)
     assert stop.value.value.attempts == 2
@@ -111,12 +116,16 @@ def test_the_final_poll_starts_at_the_deadline_and_gets_min_delay_to_answer() ->
     clock = VirtualClock()
     the_plan = plan(max_wait_time=3)
     actions = flow(the_plan, start(the_plan, 0), clock.now)
-    assert next(actions) == Poll(attempt=1, remaining=3, timeout=3)
+    assert next(actions) == Poll(
+        attempt=1, remaining=3, timeout=3, start_by=3 + START_TOLERANCE
+    )
     assert actions.send(PENDING) == Sleep(
         3
     )  # 3 - 2 <= minDelay: sleep all that is left
     clock.advance(3)
-    assert actions.send(None) == Poll(attempt=2, remaining=0, timeout=2)
+    assert actions.send(None) == Poll(
+        attempt=2, remaining=0, timeout=2, start_by=3 + START_TOLERANCE
+    )
     clock.advance(1.5)
     with pytest.raises(StopIteration):
         actions.send(DONE)  # answered within the allowance: it counts
