@@ -16,6 +16,15 @@ Whatever fails at run time raises `JMESPathEvaluationError`, whose ``kind``
 is the error name the JMESPath specification uses (``invalid-type``,
 ``invalid-value``). The waiter engine treats it as "this acceptor does not
 match".
+
+Numbers are Python's, so they can be larger than a double (``10**5000``) or
+not finite (``nan``, ``inf``): a function that would have to turn such a
+number into a double it cannot hold (``sum``, ``avg``) raises
+``invalid-value``; ``ceil`` and ``floor`` give an integer back as it is and a
+non-finite float as it is; ``to_number`` gives null for an integer string
+longer than Python will parse, as the ``jmespath`` package does. Equality on
+values nested deeper than Python's recursion limit raises `RecursionError`,
+which the engine also reads as "does not match" (see `waitable.matching`).
 """
 
 from __future__ import annotations
@@ -23,12 +32,14 @@ from __future__ import annotations
 import json
 import math
 import re
+import reprlib
 from collections.abc import Callable
 from types import FunctionType
 from typing import Any
 
 __all__ = [
     "JMESPathEvaluationError",
+    "describe",
     "type_name",
     "truthy",
     "equal",
@@ -91,18 +102,31 @@ def type_name(value: Any) -> str:
     )
 
 
-def _describe(value: Any) -> str:
-    """A short description of ``value`` for error messages."""
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel = 2
+_SHORT.maxstring = 30
+_SHORT.maxother = 30
+
+
+def describe(value: Any) -> str:
+    """A short description of ``value`` for error messages; never raises.
+
+    Deep, cyclic and huge values (an int past Python's digit limit for
+    ``repr``) are described by their type and size instead of their text.
+    """
     try:
         name = type_name(value)
     except JMESPathEvaluationError:
         return f"Python {type(value).__name__}"
     if name == "expref":
         return "an expression reference"
-    text = repr(value)
+    try:
+        text = _SHORT.repr(value)
+    except Exception:  # an int past the digit limit, a subclass's own __repr__
+        text = f"({value.bit_length()}-bit integer)" if isinstance(value, int) else ""
     if len(text) > 40:
         text = text[:37] + "..."
-    return f"{name} {text}"
+    return f"{name} {text}".rstrip()
 
 
 # --- truthiness, equality, ordering ----------------------------------------
@@ -190,11 +214,18 @@ def flatten(array: list[Any]) -> list[Any]:
 # --- argument checks for the built-in functions ----------------------------
 
 
+def _too_large(function: str) -> JMESPathEvaluationError:
+    return JMESPathEvaluationError(
+        "invalid-value",
+        f"{function}() of these numbers does not fit in a double "
+        "(an integer beyond 1.8e308 met a float)",
+    )
+
+
 def _type_error(function: str, position: int, expected: str, got: Any) -> None:
     raise JMESPathEvaluationError(
         "invalid-type",
-        f"{function}() argument {position} must be {expected}, "
-        f"got {_describe(got)}",
+        f"{function}() argument {position} must be {expected}, " f"got {describe(got)}",
     )
 
 
@@ -240,7 +271,7 @@ def _numbers(function: str, position: int, value: Any) -> list[Any]:
             raise JMESPathEvaluationError(
                 "invalid-type",
                 f"{function}() argument {position} must be an array of numbers, "
-                f"but it holds {_describe(element)}",
+                f"but it holds {describe(element)}",
             )
     numbers: list[Any] = value
     return numbers
@@ -255,7 +286,7 @@ def _strings(function: str, position: int, value: Any) -> list[str]:
             raise JMESPathEvaluationError(
                 "invalid-type",
                 f"{function}() argument {position} must be an array of strings, "
-                f"but it holds {_describe(element)}",
+                f"but it holds {describe(element)}",
             )
     strings: list[str] = value
     return strings
@@ -285,7 +316,7 @@ def _keys(function: str, array: list[Any], expref: Callable[[Any], Any]) -> list
                 "invalid-type",
                 f"{function}() expression argument must give every element "
                 f"{expected} key (numbers only or strings only), "
-                f"got {_describe(key)}",
+                f"got {describe(key)}",
             )
     return keys
 
@@ -303,13 +334,18 @@ def fn_avg(values: Any) -> Any:
     numbers = _numbers("avg", 1, values)
     if not numbers:
         return None
-    return sum(numbers) / len(numbers)
+    try:
+        return sum(numbers) / len(numbers)
+    except OverflowError:
+        raise _too_large("avg") from None
 
 
 def fn_ceil(value: Any) -> Any:
     """``ceil(number)``."""
     number = _number("ceil", 1, value)
-    return math.ceil(number) if math.isfinite(number) else number
+    if isinstance(number, int) or not math.isfinite(number):
+        return number  # an int of any size is its own ceiling
+    return math.ceil(number)
 
 
 def fn_contains(subject: Any, search: Any) -> bool:
@@ -332,7 +368,9 @@ def fn_ends_with(subject: Any, suffix: Any) -> bool:
 def fn_floor(value: Any) -> Any:
     """``floor(number)``."""
     number = _number("floor", 1, value)
-    return math.floor(number) if math.isfinite(number) else number
+    if isinstance(number, int) or not math.isfinite(number):
+        return number  # an int of any size is its own floor
+    return math.floor(number)
 
 
 def fn_join(glue: Any, values: Any) -> str:
@@ -438,7 +476,11 @@ def fn_starts_with(subject: Any, prefix: Any) -> bool:
 
 def fn_sum(values: Any) -> Any:
     """``sum(array[number])``; 0 for an empty array."""
-    return sum(_numbers("sum", 1, values))
+    numbers = _numbers("sum", 1, values)
+    try:
+        return sum(numbers)
+    except OverflowError:  # an int beyond a double added to a float
+        raise _too_large("sum") from None
 
 
 def fn_to_array(value: Any) -> list[Any]:
@@ -460,7 +502,12 @@ def fn_to_number(value: Any) -> Any:
         if match is None:
             return None
         if match.group(1) is None and match.group(2) is None:
-            return int(value)
+            try:
+                return int(value)
+            except (
+                ValueError
+            ):  # more digits than Python converts (sys.get_int_max_str_digits)
+                return None
         return float(value)
     return None
 
@@ -471,9 +518,10 @@ def fn_to_string(value: Any) -> str:
         return value
     try:
         return json.dumps(value, separators=(",", ":"))
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, RecursionError) as error:
         raise JMESPathEvaluationError(
-            "invalid-type", f"to_string() cannot encode {_describe(value)}: {error}"
+            "invalid-type",
+            f"to_string() cannot encode {describe(value)}: {type(error).__name__}",
         ) from None
 
 

@@ -57,56 +57,85 @@ def is_json_like(values: list[Any], reads: Reads) -> bool:
 
     Every value of `values` sits at the position `reads` describes. Lists are
     crossed (their items sit at the same position); at a `whole` position every
-    key must be a `str` and every value JSON-like, all the way down.
+    key must be a `str` and every value JSON-like, all the way down. The walk
+    goes level by level, never one Python call per level, and answers False
+    (convert) as soon as it meets a list or a whole-read dict a second time: a
+    value that holds itself, or shares a part, is left to the conversion.
     """
-    if len(values) == 1:
-        return _one_json_like(values[0], reads)
+    try:
+        return _json_like(values, reads, set())
+    except _Repeated:
+        return False
+
+
+class _Repeated(Exception):
+    """A container was met twice: the value is cyclic or shares parts."""
+
+
+def _json_like(values: list[Any], reads: Reads, seen: set[int]) -> bool:
+    """`is_json_like`, with the ids of the containers crossed so far in `seen`."""
+    if len(values) == 1 and type(values[0]) is not list:
+        return _one_json_like(values[0], reads, seen)
     if reads.whole:
         return countOf(map(type, values), str) == len(values) or _whole_json_like(
-            values
+            values, seen
         )
     if not reads.children:
-        return _objects(values) is not None  # only the kind of value matters here
+        return _objects(values, seen) is not None  # only the kind of value matters here
     if values and type(values[0]) is list:
-        values = _cross_arrays(values)
+        values = _cross_arrays(values, seen)
     keys = reads.children.keys()
     try:  # the usual case: one object per position
         columns = [list(map(dict.get, values, repeat(key))) for key in keys]
     except TypeError:  # some value is not an object: skip nulls, or convert
-        objects = _objects(values)
+        objects = _objects(values, seen)
         if objects is None:
             return False
         columns = [list(map(dict.get, objects, repeat(key))) for key in keys]
-    return all(map(is_json_like, columns, reads.children.values()))
+    return all(
+        _json_like(column, node, seen)
+        for column, node in zip(columns, reads.children.values())
+    )
 
 
-def _one_json_like(value: Any, reads: Reads) -> bool:
-    """`is_json_like` for one value: small outputs skip the per-level lists."""
+def _one_json_like(value: Any, reads: Reads, seen: set[int]) -> bool:
+    """`is_json_like` for one value that is not a list: small outputs skip the per-level lists."""
     kind = type(value)
     if kind in PLAIN_TYPES:
         return True
-    if kind is list:
-        return is_json_like(value, reads) if value else True
     if reads.children and not reads.whole and isinstance(value, dict):
         return all(
-            _one_json_like(dict.get(value, key), node)
+            _json_like([dict.get(value, key)], node, seen)
             for key, node in reads.children.items()
         )
-    if _objects([value]) is None:
+    if _objects([value], seen) is None:
         return False
-    return not reads.whole or _whole_json_like([value])
+    return not reads.whole or _whole_json_like([value], seen)
 
 
-def _whole_json_like(values: list[Any]) -> bool:
-    """True when every value is exactly JSON data: str keys, JSON types all the way down."""
-    objects = _objects(values)
-    if objects is None:
-        return False
-    if not objects:
-        return True
-    return _all_of(list(chain.from_iterable(objects)), str) and _whole_json_like(
-        list(chain.from_iterable(map(dict.values, objects)))
-    )
+def _whole_json_like(values: list[Any], seen: set[int]) -> bool:
+    """True when every value is exactly JSON data: str keys, JSON types all the way down.
+
+    One loop turn per level of nesting, however deep the values go.
+    """
+    while True:
+        objects = _objects(values, seen)
+        if objects is None:
+            return False
+        if not objects:
+            return True
+        _remember(objects, seen)
+        if not _all_of(list(chain.from_iterable(objects)), str):
+            return False
+        values = list(chain.from_iterable(map(dict.values, objects)))
+
+
+def _remember(containers: list[Any], seen: set[int]) -> None:
+    """Add the containers' ids to `seen`; raise `_Repeated` if one was there already."""
+    before = len(seen)
+    seen.update(map(id, containers))
+    if len(seen) != before + len(containers):
+        raise _Repeated
 
 
 def _all_of(values: list[Any], kind: type) -> bool:
@@ -114,24 +143,27 @@ def _all_of(values: list[Any], kind: type) -> bool:
     return countOf(map(type, values), kind) == len(values)
 
 
-def _cross_arrays(values: list[Any]) -> list[Any]:
+def _cross_arrays(values: list[Any], seen: set[int]) -> list[Any]:
     """`values` with each list replaced by its items, when they are all lists (the usual case)."""
     while values and type(values[0]) is list and _all_of(values, list):
+        _remember(values, seen)
         values = list(chain.from_iterable(values))
     return values
 
 
-def _objects(values: list[Any]) -> list[dict[Any, Any]] | None:
+def _objects(values: list[Any], seen: set[int]) -> list[dict[Any, Any]] | None:
     """The exact dicts among `values`, lists crossed; None if some value needs converting."""
+    found: list[dict[Any, Any]] = []
     while True:
-        values = _cross_arrays(values)
+        values = _cross_arrays(values, seen)
         if _all_of(values, dict):
-            return values
+            return found + values if found else values
         types = set(map(type, values))
         if not types <= _JSON_TYPES:
             return None
+        found.extend(v for v in values if type(v) is dict)
         if list not in types:
-            return [v for v in values if type(v) is dict]
-        values = [v for v in values if type(v) is not list] + list(
-            chain.from_iterable(v for v in values if type(v) is list)
-        )
+            return found
+        lists = [v for v in values if type(v) is list]
+        _remember(lists, seen)
+        values = list(chain.from_iterable(lists))
