@@ -1,9 +1,19 @@
-"""Errors the generator reports to a person: one line saying where and what to do."""
+"""Errors the generator reports to a person: one line saying where and what to do.
+
+Model text inside a message always goes through `safe_text`, so that a hostile
+model cannot write control characters, terminal escapes or bidi overrides to the
+terminal of whoever runs the generator, nor flood it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+
+TEXT_LIMIT = 120
+"""How many characters of one model value a diagnostic shows before cutting it."""
+
+_LARGE_INTEGER_BITS = 3000  # str() of a larger int may exceed Python's digit limit
 
 
 class GenerationError(Exception):
@@ -27,3 +37,43 @@ class ValidationFailed(GenerationError):
     def __init__(self, message: str, events: Sequence[Any]) -> None:
         super().__init__(message)
         self.events = tuple(events)
+
+
+def safe_text(value: object, limit: int = TEXT_LIMIT) -> str:
+    """`value` as a diagnostic may print it: cut to `limit` characters with an
+    ellipsis, every non-printable character (controls, ESC, newlines, bidi
+    overrides, lone surrogates) escaped as `repr` escapes it; never raises."""
+    text = value if isinstance(value, str) else _describe(value)
+    if len(text) > limit:
+        text = f"{text[:limit]}... ({len(text)} characters)"
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else _escape(char) for char in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def _describe(value: object) -> str:
+    """A short, non-recursive rendering of a JSON value that is not a string."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if value.bit_length() > _LARGE_INTEGER_BITS:
+            return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, list):
+        return f"an array of {len(value)} items"
+    if isinstance(value, dict):
+        return f"an object of {len(value)} keys"
+    return f"a {type(value).__name__}"

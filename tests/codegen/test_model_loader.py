@@ -170,7 +170,9 @@ def test_apply_to_something_missing_names_the_file_and_target(tmp_path: Path) ->
         tmp_path / "a.json",
         {"ns#S$nope": {"type": "apply", "traits": {"smithy.api#required": {}}}},
     )
-    with pytest.raises(ModelError, match=r"a\.json: apply targets ns#S\$nope"):
+    with pytest.raises(
+        ModelError, match=r'a\.json: shapes\["ns#S\$nope"\]: apply targets ns#S\$nope'
+    ):
         load_model([path])
 
 
@@ -227,20 +229,29 @@ def test_every_conformance_model_loads(path: Path) -> None:
     [
         ("{not json", r"m\.json:1:2: not valid JSON"),
         ("[1, 2]", r'm\.json: not a Smithy JSON AST model \(no top-level "smithy"'),
-        ('{"smithy": "3.0"}', r"m\.json: unsupported Smithy version '3.0'"),
-        ('{"smithy": "2.0", "shapes": []}', r'm\.json: "shapes" must be an object'),
-        ('{"smithy": "2.0", "shapes": {"Foo": {"type": "string"}}}', "is not absolute"),
+        ('{"smithy": "3.0"}', r"m\.json: smithy: unsupported Smithy version '3.0'"),
+        (
+            '{"smithy": "2.0", "shapes": []}',
+            r"m\.json: shapes: expected an object of shape id to shape, found an array",
+        ),
+        (
+            '{"smithy": "2.0", "shapes": {"Foo": {"type": "string"}}}',
+            r"m\.json: shapes\.Foo: shape id 'Foo' is not valid Smithy; a shape id is "
+            "namespace#Name",
+        ),
         (
             '{"smithy": "2.0", "shapes": {"ns#A": {"type": "thing"}}}',
-            "unknown type 'thing'",
+            r'm\.json: shapes\["ns#A"\]\.type: unknown shape type \'thing\'',
         ),
         (
             '{"smithy": "2.0", "shapes": {"ns#A": {"type": "list", "member": {"target": "ns#Gone"}}}}',
-            r"m\.json: member ns#A\$member targets ns#Gone, which is not defined",
+            r'm\.json: shapes\["ns#A"\]\.member\.target: member ns#A\$member targets '
+            "ns#Gone, which is not defined",
         ),
         (
             '{"smithy": "2.0", "shapes": {"ns#Op": {"type": "operation", "input": {"target": "ns#In"}}}}',
-            r"m\.json: shape ns#Op input refers to ns#In, which is not defined",
+            r'm\.json: shapes\["ns#Op"\]\.input\.target: shape ns#Op input refers to '
+            "ns#In, which is not defined",
         ),
     ],
 )

@@ -3,8 +3,14 @@
 The model API:
 
 - `load_model(paths)` / `load_text(text, source)` / `load_sources([(source, text)])`
-  → `Model`; bad input raises
-  `ModelError`, whose message names the file and the shape.
+  → `Model`; bad input of any kind raises `ModelError` (never another exception),
+  whose one-line message names the file, the JSON location (`shapes["ns#A"].input`)
+  and the shape, with model text escaped (`waitable_codegen.errors.safe_text`).
+- Reading: `expand_paths`, `read_bytes` (regular files only, never blocking, at most
+  `MAX_MODEL_BYTES`), `read_capped` (a stream, such as standard input), `decode_text`.
+- Shape ids are checked against Smithy's grammar at load (`is_shape_id`,
+  `is_member_id`, `is_identifier`), so every id in a `Model` is ASCII
+  `namespace#Name` and every member name an identifier.
 - `Model.shapes`: shape id → `Shape` (prelude included, mixins and `apply` resolved;
   `set` is read as `list` with `properties["set"] = True`).
 - `Shape`: `id`, `type`, `source` (file), `traits`, `members` (name → `Member`),
@@ -23,18 +29,22 @@ from typing import Any
 
 from .closure import service_operations, shape_closure
 from .errors import ModelError
-from .loader import (
-    build_shapes,
+from .files import (
+    MAX_MODEL_BYTES,
     decode_text,
     expand_paths,
-    parse_document,
     read_bytes,
+    read_capped,
     read_file,
 )
+from .loader import parse_document
+from .resolve import build_shapes
+from .shape_ids import is_identifier, is_member_id, is_shape_id
 from .prelude import PRELUDE_SOURCE
 from .shapes import WAITABLE_TRAIT, Member, Shape, shape_name, shape_namespace
 
 __all__ = [
+    "MAX_MODEL_BYTES",
     "Member",
     "Model",
     "ModelError",
@@ -43,10 +53,14 @@ __all__ = [
     "WAITABLE_TRAIT",
     "decode_text",
     "expand_paths",
+    "is_identifier",
+    "is_member_id",
+    "is_shape_id",
     "load_model",
     "load_sources",
     "load_text",
     "read_bytes",
+    "read_capped",
     "shape_name",
     "shape_namespace",
 ]

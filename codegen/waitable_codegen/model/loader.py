@@ -1,30 +1,38 @@
-"""Read Smithy JSON AST documents (versions 1.0 and 2.0) into shapes.
+"""Read one Smithy JSON AST document (version 1.0 or 2.0) into shapes.
 
-Several documents merge into one model: the same shape defined identically twice is
-fine, defined differently it is an error naming both files. `apply` entries and mixins
-are resolved once every document is read, then every reference is checked.
+Every slot is checked for its JSON type, and every shape id, member name, target,
+mixin, trait id and `rename` entry against Smithy's grammar, before anything else
+reads it: an error names the file, the JSON location and the bad value. Merging
+documents, mixins, `apply` and references are `resolve.py`'s job.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from .errors import ModelError
-from .prelude import prelude_shapes
+from ..errors import safe_text
+from .errors import Location, json_type, model_error
+from .json_text import parse_json
+from .shape_ids import check_identifier, check_shape_id
 from .shapes import SHAPE_TYPES, Member, Shape
 
-_SINGLE_REFS = ("input", "output", "create", "put", "read", "update", "delete", "list")
-_LIST_REFS = ("errors", "operations", "collectionOperations", "resources")
+_SINGLE_REFS = {
+    "operation": ("input", "output"),
+    "resource": ("create", "put", "read", "update", "delete", "list"),
+}
+_LIST_REFS = {
+    "service": ("operations", "resources", "errors"),
+    "resource": ("operations", "collectionOperations", "resources"),
+    "operation": ("errors",),
+}
+_NAMED_REFS = {"resource": ("identifiers", "properties")}
 _MEMBER_TYPES = frozenset({"structure", "union", "enum", "intEnum"})
 
 
 @dataclass
-class _Document:
-    """One parsed file: its shapes, `apply` entries and metadata."""
+class Document:
+    """One parsed file: its shapes (with their JSON bodies), `apply` entries, metadata."""
 
     source: str
     shapes: dict[str, tuple[Shape, Any]] = field(default_factory=dict)
@@ -32,268 +40,185 @@ class _Document:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
-def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Files to read: each file as given, each directory's `*.json` in sorted order."""
-    files: list[Path] = []
-    for entry in paths:
-        path = Path(entry)
-        if path.is_dir():
-            found = sorted(path.glob("*.json"))
-            if not found:
-                raise ModelError(f"{path}: directory holds no *.json model files")
-            files.extend(found)
-        else:
-            files.append(path)
-    return files
-
-
-def read_file(path: Path) -> str:
-    """The text of a model file, or a ModelError saying why it cannot be read."""
-    return decode_text(read_bytes(path), str(path))
-
-
-def read_bytes(path: Path) -> bytes:
-    """The bytes of a model file, or a ModelError saying why it cannot be read."""
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise ModelError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ModelError(f"{path}: is a directory, expected a JSON AST file") from None
-    except OSError as exc:
-        raise ModelError(f"{path}: cannot read model file ({exc.strerror})") from None
-
-
-def decode_text(data: bytes, source: str) -> str:
-    """Model bytes as text: JSON AST files are UTF-8 (a BOM is tolerated)."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ModelError(
-            f"{source}: not UTF-8 text (byte {exc.start}); "
-            "Smithy JSON AST files are UTF-8 JSON"
-        ) from None
-
-
-def parse_document(text: str, source: str) -> _Document:
-    """Parse one JSON AST document, checking its outline."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ModelError(
-            f"{source}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); "
-            "generate-waiters reads Smithy JSON AST (smithy build's model.json)"
-        ) from None
+def parse_document(text: str, source: str) -> Document:
+    """Parse one JSON AST document, checking every part the generator reads."""
+    data = parse_json(text, source)
     if not isinstance(data, dict) or "smithy" not in data:
-        raise ModelError(
-            f'{source}: not a Smithy JSON AST model (no top-level "smithy" version); '
-            "convert IDL files with `smithy ast` first"
+        raise model_error(
+            source,
+            (),
+            'not a Smithy JSON AST model (no top-level "smithy" version); '
+            "convert IDL files with `smithy ast` first",
         )
-    version = str(data["smithy"])
-    if not (version in ("1", "2") or version.startswith(("1.", "2."))):
-        raise ModelError(
-            f'{source}: unsupported Smithy version {version!r}; expected "1.0" or "2.0"'
+    version = data["smithy"]
+    if not isinstance(version, str) or not (
+        version in ("1", "2") or version.startswith(("1.", "2."))
+    ):
+        raise model_error(
+            source,
+            ("smithy",),
+            f"unsupported Smithy version {safe_text(repr(version), 40)}; "
+            'expected "1.0" or "2.0"',
         )
-    shapes = data.get("shapes", {})
-    if not isinstance(shapes, dict):
-        raise ModelError(f'{source}: "shapes" must be an object of shape id to shape')
-    metadata = data.get("metadata", {})
-    if not isinstance(metadata, dict):
-        raise ModelError(f'{source}: "metadata" must be an object')
-    document = _Document(source, metadata=metadata)
+    shapes = _object(data.get("shapes", {}), source, ("shapes",), "shape id to shape")
+    metadata = _object(data.get("metadata", {}), source, ("metadata",), "metadata")
+    document = Document(source, metadata=metadata)
     for shape_id, body in shapes.items():
         _parse_entry(document, shape_id, body)
     return document
 
 
-def _parse_entry(document: _Document, shape_id: str, body: Any) -> None:
+def _object(value: Any, source: str, where: Location, what: str) -> dict[str, Any]:
+    if isinstance(value, dict):
+        return value
+    raise model_error(
+        source, where, f"expected an object of {what}, found {json_type(value)}"
+    )
+
+
+def _parse_entry(document: Document, shape_id: str, body: Any) -> None:
     source = document.source
-    if "#" not in shape_id:
-        raise ModelError(
-            f"{source}: shape id {shape_id!r} is not absolute (namespace#Name)"
+    where = ("shapes", shape_id)
+    check_shape_id(shape_id, source, where, member=True)
+    if not isinstance(body, dict):
+        raise model_error(
+            source, where, f"expected a shape object, found {json_type(body)}"
         )
-    if not isinstance(body, dict) or not isinstance(body.get("type"), str):
-        raise ModelError(f'{source}: shape {shape_id} has no "type"')
-    kind = body["type"]
+    kind = body.get("type")
+    if not isinstance(kind, str):
+        raise model_error(
+            source,
+            (*where, "type"),
+            f'expected a shape "type" string, found '
+            f"{json_type(kind) if 'type' in body else 'none'}",
+        )
     if kind == "apply":
-        traits = body.get("traits", {})
-        if not isinstance(traits, dict):
-            raise ModelError(f'{source}: apply {shape_id}: "traits" must be an object')
-        document.applies.append((shape_id, traits))
+        document.applies.append((shape_id, _traits(body, source, where)))
         return
     if "$" in shape_id:
-        raise ModelError(
-            f"{source}: shape id {shape_id!r} names a member; only apply may"
+        raise model_error(
+            source,
+            where,
+            f"shape id {shape_id} names a member; only an apply entry may "
+            "(define members inside their shape)",
         )
     if kind not in SHAPE_TYPES:
-        raise ModelError(f"{source}: shape {shape_id} has unknown type {kind!r}")
+        raise model_error(
+            source,
+            (*where, "type"),
+            f"unknown shape type {safe_text(repr(kind), 40)}; expected one of "
+            f"{', '.join(sorted(SHAPE_TYPES))}",
+        )
     document.shapes[shape_id] = (_parse_shape(shape_id, kind, body, source), body)
 
 
-def _target(value: Any, where: str, source: str) -> str:
-    if isinstance(value, dict) and isinstance(value.get("target"), str):
-        return str(value["target"])
-    raise ModelError(
-        f'{source}: {where}: expected a reference {{"target": "ns#Shape"}}'
+def _traits(body: dict[str, Any], source: str, where: Location) -> dict[str, Any]:
+    """A copy of the `traits` object of a shape, member or apply entry, ids checked."""
+    traits = _object(body.get("traits", {}), source, (*where, "traits"), "traits")
+    for trait_id in traits:
+        check_shape_id(trait_id, source, (*where, "traits", trait_id))
+    return dict(traits)
+
+
+def _reference(value: Any, source: str, where: Location) -> str:
+    """The target of an AST shape reference `{"target": "ns#Shape"}`."""
+    if not isinstance(value, dict) or "target" not in value:
+        raise model_error(
+            source,
+            where,
+            f'expected a shape reference {{"target": "ns#Shape"}}, '
+            f"found {json_type(value)}",
+        )
+    return check_shape_id(value["target"], source, (*where, "target"))
+
+
+def _references(value: Any, source: str, where: Location) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise model_error(
+            source,
+            where,
+            f"expected an array of shape references, found {json_type(value)}",
+        )
+    return tuple(
+        _reference(item, source, (*where, index)) for index, item in enumerate(value)
     )
+
+
+def _member(
+    shape_id: str, name: str, value: Any, source: str, where: Location
+) -> Member:
+    target = _reference(value, source, where)
+    return Member(name, target, shape_id, _traits(value, source, where))
 
 
 def _parse_shape(shape_id: str, kind: str, body: dict[str, Any], source: str) -> Shape:
-    traits = body.get("traits", {})
-    if not isinstance(traits, dict):
-        raise ModelError(f'{source}: shape {shape_id}: "traits" must be an object')
-    shape = Shape(shape_id, "list" if kind == "set" else kind, source, dict(traits))
+    where = ("shapes", shape_id)
+    shape = Shape(
+        shape_id,
+        "list" if kind == "set" else kind,
+        source,
+        _traits(body, source, where),
+    )
     if kind == "set":
         shape.properties["set"] = True
-    members: dict[str, Any] = {}
     if kind in _MEMBER_TYPES:
-        members = body.get("members", {})
-        if not isinstance(members, dict):
-            raise ModelError(f'{source}: shape {shape_id}: "members" must be an object')
-    elif kind in ("list", "set"):
-        members = {"member": body.get("member")}
-    elif kind == "map":
-        members = {"key": body.get("key"), "value": body.get("value")}
-    for name, member in members.items():
-        target = _target(member, f"member {shape_id}${name}", source)
-        member_traits = member.get("traits", {})
-        if not isinstance(member_traits, dict):
-            raise ModelError(
-                f'{source}: member {shape_id}${name}: "traits" must be an object'
-            )
-        shape.members[name] = Member(name, target, shape_id, dict(member_traits))
-    for key in _SINGLE_REFS:
+        members = _object(
+            body.get("members", {}),
+            source,
+            (*where, "members"),
+            "member name to member",
+        )
+        for name, value in members.items():
+            at = (*where, "members", name)
+            check_identifier(name, source, at, "member name")
+            shape.members[name] = _member(shape_id, name, value, source, at)
+    else:
+        names = {"list": ("member",), "set": ("member",), "map": ("key", "value")}
+        for name in names.get(kind, ()):
+            value = body.get(name)
+            shape.members[name] = _member(shape_id, name, value, source, (*where, name))
+    for key in _SINGLE_REFS.get(kind, ()):
         if key in body:
-            shape.refs[key] = (_target(body[key], f"shape {shape_id} {key}", source),)
-    for key in _LIST_REFS:
+            shape.refs[key] = (_reference(body[key], source, (*where, key)),)
+    for key in _LIST_REFS.get(kind, ()):
         if key in body:
-            values = body[key]
-            if not isinstance(values, list):
-                raise ModelError(f'{source}: shape {shape_id}: "{key}" must be a list')
-            shape.refs[key] = tuple(
-                _target(v, f"shape {shape_id} {key}", source) for v in values
-            )
-    shape.mixins = tuple(
-        _target(v, f"shape {shape_id} mixins", source) for v in body.get("mixins", [])
-    )
-    for key in ("version", "rename", "identifiers", "properties"):
+            shape.refs[key] = _references(body[key], source, (*where, key))
+    for key in _NAMED_REFS.get(kind, ()):
         if key in body:
-            shape.properties[key] = body[key]
+            shape.properties[key] = _named_references(body[key], source, (*where, key))
+    if "mixins" in body:
+        shape.mixins = _references(body["mixins"], source, (*where, "mixins"))
+    if kind == "service":
+        _service_properties(shape, body, source, where)
     return shape
 
 
-def build_shapes(
-    documents: Iterable[_Document],
-) -> tuple[dict[str, Shape], dict[str, Any]]:
-    """Merge documents, resolve `apply` and mixins, and check every reference."""
-    shapes = prelude_shapes()
-    bodies: dict[str, Any] = {}
-    metadata: dict[str, Any] = {}
-    applies: list[tuple[str, dict[str, Any], str]] = []
-    for document in documents:
-        for shape_id, (shape, body) in document.shapes.items():
-            previous = shapes.get(shape_id)
-            if previous is not None and shape_id in bodies:
-                if bodies[shape_id] != body:
-                    raise ModelError(
-                        f"{document.source}: shape {shape_id} conflicts with its definition "
-                        f"in {previous.source}; define it once or make both identical"
-                    )
-                continue
-            if previous is not None and previous.type != shape.type:
-                raise ModelError(
-                    f"{document.source}: shape {shape_id} redefines the prelude shape as "
-                    f"{shape.type}, but it is {previous.type}"
-                )
-            shapes[shape_id] = shape
-            bodies[shape_id] = body
-        applies.extend(
-            (sid, traits, document.source) for sid, traits in document.applies
-        )
-        _merge_metadata(metadata, document.metadata)
-    for shape_id in list(shapes):
-        _resolve_mixins(shapes, shape_id, ())
-    for shape_id, traits, source in applies:
-        _apply(shapes, shape_id, traits, source)
-    _check_references(shapes)
-    return shapes, metadata
+def _named_references(value: Any, source: str, where: Location) -> dict[str, str]:
+    """A resource's `identifiers` or `properties`: name → target shape id."""
+    entries = _object(value, source, where, "name to shape reference")
+    named: dict[str, str] = {}
+    for name, reference in entries.items():
+        check_identifier(name, source, (*where, name), "name")
+        named[name] = _reference(reference, source, (*where, name))
+    return named
 
 
-def _merge_metadata(into: dict[str, Any], new: Mapping[str, Any]) -> None:
-    for key, value in new.items():
-        if isinstance(value, list) and isinstance(into.get(key), list):
-            into[key] = [*into[key], *value]
-        else:
-            into.setdefault(key, value)
-
-
-def _apply(
-    shapes: dict[str, Shape], target: str, traits: dict[str, Any], source: str
+def _service_properties(
+    shape: Shape, body: dict[str, Any], source: str, where: Location
 ) -> None:
-    shape_id, _, member_name = target.partition("$")
-    shape = shapes.get(shape_id)
-    if shape is None or (member_name and member_name not in shape.members):
-        raise ModelError(f"{source}: apply targets {target}, which is not in the model")
-    holder = shape.members[member_name].traits if member_name else shape.traits
-    holder.update(traits)
-
-
-def _resolve_mixins(
-    shapes: dict[str, Shape], shape_id: str, seen: tuple[str, ...]
-) -> None:
-    shape = shapes[shape_id]
-    if not shape.mixins:
-        return
-    if shape_id in seen:
-        raise ModelError(
-            f"{shape.source}: shape {shape_id} takes part in a mixin cycle"
-        )
-    members: dict[str, Member] = {}
-    traits: dict[str, Any] = {}
-    refs: dict[str, tuple[str, ...]] = {}
-    for mixin_id in shape.mixins:
-        mixin = shapes.get(mixin_id)
-        if mixin is None:
-            raise ModelError(
-                f"{shape.source}: shape {shape_id} uses missing mixin {mixin_id}"
+    if "version" in body:
+        version = body["version"]
+        if not isinstance(version, str):
+            raise model_error(
+                source,
+                (*where, "version"),
+                f"expected a version string, found {json_type(version)}",
             )
-        if not mixin.is_mixin:
-            raise ModelError(
-                f"{shape.source}: shape {shape_id} uses {mixin_id} as a mixin, "
-                "but it has no @mixin trait"
-            )
-        _resolve_mixins(shapes, mixin_id, (*seen, shape_id))
-        local = set(mixin.traits.get("smithy.api#mixin", {}).get("localTraits", []))
-        for key, value in mixin.traits.items():
-            if key != "smithy.api#mixin" and key not in local:
-                traits[key] = value
-        for name, member in mixin.members.items():
-            members[name] = Member(name, member.target, shape_id, dict(member.traits))
-        for key, targets in mixin.refs.items():
-            refs[key] = tuple(dict.fromkeys((*refs.get(key, ()), *targets)))
-    for name, member in shape.members.items():
-        inherited = members.get(name)
-        merged = dict(inherited.traits) if inherited else {}
-        merged.update(member.traits)
-        members[name] = Member(name, member.target, shape_id, merged)
-    traits.update(shape.traits)
-    for key, targets in shape.refs.items():
-        refs[key] = tuple(dict.fromkeys((*refs.get(key, ()), *targets)))
-    shape.members, shape.traits, shape.refs, shape.mixins = members, traits, refs, ()
-
-
-def _check_references(shapes: Mapping[str, Shape]) -> None:
-    for shape in shapes.values():
-        for member in shape.members.values():
-            if member.target not in shapes:
-                raise ModelError(
-                    f"{shape.source}: member {member.id} targets {member.target}, "
-                    "which is not defined in the model (missing a model file?)"
-                )
-        for key, targets in shape.refs.items():
-            for target in targets:
-                if target not in shapes:
-                    raise ModelError(
-                        f"{shape.source}: shape {shape.id} {key} refers to {target}, "
-                        "which is not defined in the model (missing a model file?)"
-                    )
+        shape.properties["version"] = version
+    if "rename" in body:
+        at = (*where, "rename")
+        rename = _object(body["rename"], source, at, "shape id to new name")
+        for shape_id, name in rename.items():
+            check_shape_id(shape_id, source, (*at, shape_id))
+            check_identifier(name, source, (*at, shape_id), "rename")
+        shape.properties["rename"] = dict(rename)

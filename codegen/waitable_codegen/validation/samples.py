@@ -4,10 +4,15 @@ Follows Smithy's sample generator: numbers are 8 and strings "aa" (clamped by
 `@range` / `@length` on the target shape), lists hold two copies of their member's
 sample, maps two entries keyed `<key>0`, `<key>1` in Java HashMap order, structures
 and unions every member in order. Documents, missing targets and recursion give ANY.
+
+Hostile models are cut short: aggregates nested deeper than MAX_SAMPLE_DEPTH give
+ANY (so the walk never nears Python's recursion limit), a `@length` bigger than
+MAX_SAMPLE_LENGTH counts as that, and out-of-range numbers never raise.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, TypeGuard
 
@@ -28,6 +33,10 @@ _NUMBER_TYPES = frozenset(
     }
 )
 UNIT = "smithy.api#Unit"
+MAX_SAMPLE_DEPTH = 48
+"""Aggregates nested deeper than this sample as ANY (no JMESPath path reaches them)."""
+MAX_SAMPLE_LENGTH = 1024
+"""The longest sample string, list or map, whatever `@length` asks for."""
 
 
 def operation_sample(model: Model, operation: Shape, relationship: str) -> Value:
@@ -46,6 +55,7 @@ class SampleBuilder:
     def __init__(self, model: Model) -> None:
         self.model = model
         self._visited: set[str] = set()
+        self._depth = 0
 
     def shape(self, shape_id: str) -> Value:
         """The sample of the shape with this id (ANY if the model lacks it)."""
@@ -81,11 +91,15 @@ class SampleBuilder:
         return self.shape(member.target)
 
     def _scoped(self, build: Callable[[], Value]) -> Value:
+        if self._depth >= MAX_SAMPLE_DEPTH:
+            return ANY
         saved = set(self._visited)
+        self._depth += 1
         try:
             return build()
         finally:
             self._visited = saved
+            self._depth -= 1
 
     def _list(self, shape: Shape) -> Value:
         member = shape.members.get("member")
@@ -104,18 +118,27 @@ class SampleBuilder:
 
 
 def _length(shape: Shape) -> int:
-    return int(_clamp(2, shape.traits.get("smithy.api#length")))
+    length = _clamp(2, shape.traits.get("smithy.api#length"))
+    return int(min(max(length, 0), MAX_SAMPLE_LENGTH)) if math.isfinite(length) else 2
 
 
 def _clamp(value: float, bounds: Any) -> float:
-    """`value` raised to the trait's `min`, then lowered to its `max`."""
+    """`value` raised to the trait's `min`, then lowered to its `max` (NaN bounds are
+    ignored; an integer too large for a float gives an infinity)."""
     if isinstance(bounds, dict):
         low, high = bounds.get("min"), bounds.get("max")
-        if _is_number(low):
+        if _is_number(low) and not _is_nan(low):
             value = max(value, low)
-        if _is_number(high):
+        if _is_number(high) and not _is_nan(high):
             value = min(value, high)
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def _is_nan(value: float) -> bool:
+    return isinstance(value, float) and math.isnan(value)
 
 
 def _is_number(value: Any) -> TypeGuard[float]:

@@ -1,0 +1,86 @@
+"""Smithy's shape id grammar, checked where an id, a member name or a target enters.
+
+From the Smithy IDL ABNF: `identifier = (1*"_" (ALPHA / DIGIT)) / ALPHA, then
+*(ALPHA / DIGIT / "_")`; `namespace = identifier *("." identifier)`; an absolute
+shape id is `namespace "#" identifier`, and a member's id adds `"$" identifier`.
+ASCII only. The patterns run in linear time (no nested repetition).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import safe_text
+from .errors import Location, ModelError, model_error
+
+_IDENTIFIER = r"(?:[A-Za-z]|_+[A-Za-z0-9])[A-Za-z0-9_]*"
+_NAMESPACE = rf"{_IDENTIFIER}(?:\.{_IDENTIFIER})*"
+_IDENTIFIER_RE = re.compile(_IDENTIFIER, re.ASCII)
+_SHAPE_ID_RE = re.compile(rf"{_NAMESPACE}#{_IDENTIFIER}", re.ASCII)
+_MEMBER_ID_RE = re.compile(rf"{_NAMESPACE}#{_IDENTIFIER}(?:\${_IDENTIFIER})?", re.ASCII)
+
+SHAPE_ID_RULE = (
+    "a shape id is namespace#Name (letters, digits and _, not starting with a digit; "
+    "the namespace may hold dots)"
+)
+IDENTIFIER_RULE = (
+    "a name holds only letters, digits and _, and starts with a letter "
+    "(or with _ followed by a letter or digit)"
+)
+
+
+def is_identifier(text: object) -> bool:
+    """True for a Smithy identifier (a member name, a rename, a shape's name part)."""
+    return isinstance(text, str) and _IDENTIFIER_RE.fullmatch(text) is not None
+
+
+def is_shape_id(text: object) -> bool:
+    """True for an absolute shape id without a member part (`ns.sub#Name`)."""
+    return isinstance(text, str) and _SHAPE_ID_RE.fullmatch(text) is not None
+
+
+def is_member_id(text: object) -> bool:
+    """True for an absolute shape id, with or without a member part (`ns#Name$m`)."""
+    return isinstance(text, str) and _MEMBER_ID_RE.fullmatch(text) is not None
+
+
+def check_shape_id(
+    value: object, source: str, where: Location, *, member: bool = False
+) -> str:
+    """`value` when it is an absolute shape id (a member id too, with `member`);
+    else a ModelError naming the file, the JSON location and the bad id."""
+    if is_member_id(value) if member else is_shape_id(value):
+        assert isinstance(value, str)
+        return value
+    raise model_error(source, where, bad_id_problem(value, "shape id", SHAPE_ID_RULE))
+
+
+def check_identifier(value: object, source: str, where: Location, what: str) -> str:
+    """`value` when it is a Smithy identifier; else a ModelError saying so."""
+    if is_identifier(value):
+        assert isinstance(value, str)
+        return value
+    raise model_error(source, where, bad_id_problem(value, what, IDENTIFIER_RULE))
+
+
+def bad_id_problem(value: object, what: str, rule: str) -> str:
+    """The sentence for a value that is not a valid `what`."""
+    if not isinstance(value, str):
+        return f"expected a {what} string, found {safe_text(value)}; {rule}"
+    return (
+        f"{what} {safe_text(repr(value))} is not valid Smithy; {rule}: "
+        "fix it in the model (or in the source it was generated from)"
+    )
+
+
+__all__ = [
+    "IDENTIFIER_RULE",
+    "ModelError",
+    "SHAPE_ID_RULE",
+    "bad_id_problem",
+    "check_identifier",
+    "check_shape_id",
+    "is_identifier",
+    "is_member_id",
+    "is_shape_id",
+]
