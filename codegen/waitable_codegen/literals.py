@@ -1,10 +1,45 @@
-"""Model text as Python source: string literals and docstring bodies that only ever
-hold the text, whatever quotes, backslashes, braces or unicode it contains.
+"""Model text as Python source: the one place that turns text into source.
+
+Everything a template places is a `Source` (or a `naming.Identifier`): string
+literals, docstrings and comments that only ever hold the text, whatever quotes,
+backslashes, braces or unicode it contains, and code composed from those pieces.
+Only this module constructs a `Source`, so model text cannot reach a generated file
+any other way (the renderer refuses anything else).
 """
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Callable, Iterable
+
+from .naming import Identifier
+
 _SIMPLE_ESCAPES = {"\\": "\\\\", "\t": "\\t", "\r": "\\r", "\n": "\\n", '"': '\\"'}
+_KEY = object()
+
+
+class Source(str):
+    """Python source text built by this module from safe parts: a literal, a
+    docstring, an escaped text, or generator-written code around such pieces."""
+
+    __slots__ = ()
+
+    def __new__(cls, text: str, key: object = None) -> Source:
+        if key is not _KEY:
+            raise TypeError(
+                "Source is built only by waitable_codegen.literals (string_literal, "
+                "docstring_literal, escaped, compose, ...); model text must pass "
+                "through one of them"
+            )
+        return super().__new__(cls, text)
+
+    def reformatted(self, formatter: Callable[[str], str]) -> Source:
+        """This source passed through a source-to-source formatter (black): the
+        same code laid out again, so still safe."""
+        return Source(formatter(self), _KEY)
+
+
+SafePart = Source | Identifier
 
 
 def _escape_char(char: str, keep_newlines: bool) -> str:
@@ -22,13 +57,75 @@ def _escape_char(char: str, keep_newlines: bool) -> str:
     return f"\\U{code:08x}"
 
 
-def string_literal(text: str) -> str:
+def _escaped(text: str) -> str:
+    return "".join(_escape_char(char, False) for char in text)
+
+
+def string_literal(text: str) -> Source:
     """A double-quoted Python literal whose value is exactly `text`.
 
     Printable unicode is kept as is (files are UTF-8); everything else (controls,
     separators, lone surrogates) is escaped, so the literal is one line of source.
     """
-    return '"' + "".join(_escape_char(char, False) for char in text) + '"'
+    return Source(f'"{_escaped(text)}"', _KEY)
+
+
+def escaped(text: str) -> Source:
+    """`text` as it is written inside `string_literal`'s quotes: one line with no
+    quote, line break or unprintable character left unescaped, so it is safe in a
+    comment too (the `# From:` header)."""
+    return Source(_escaped(text), _KEY)
+
+
+def number_literal(value: int) -> Source:
+    """The source of an int or bool constant (`5`, `True`)."""
+    if not isinstance(value, int):
+        raise TypeError(f"not an int or bool: {value!r}")
+    return Source(repr(value), _KEY)
+
+
+def pad(width: int) -> Source:
+    """`width` spaces: indentation for composed code."""
+    return Source(" " * width, _KEY)
+
+
+def compose(template: str, *parts: SafePart) -> Source:
+    """Code written by the generator (`template`, its `{}` placeholders filled in
+    order with `parts`). `template` must be a constant in the generator's own
+    source (a test checks every call site); each part must already be safe."""
+    for part in parts:
+        if type(part) not in (Source, Identifier):
+            raise TypeError(
+                f"compose() takes only Source or Identifier parts, not "
+                f"{type(part).__name__} {str(part)[:60]!r}"
+            )
+    return Source(template.format(*parts), _KEY)
+
+
+def join(separator: str, parts: Iterable[SafePart]) -> Source:
+    """`parts` joined by `separator` (a constant of the generator, like `", "`)."""
+    items = list(parts)
+    placeholders = (
+        separator.replace("{", "{{").replace("}", "}}").join(["{}"] * len(items))
+    )
+    return compose(placeholders, *items)
+
+
+def compiled_function(source: str, name: Identifier) -> Source:
+    """The source of one compiled JMESPath function (written by the generator's own
+    compiler, which places model text only through `string_literal`), checked to
+    be exactly one function definition named `name` and nothing else."""
+    tree = ast.parse(source)
+    if (
+        len(tree.body) != 1
+        or not isinstance(tree.body[0], ast.FunctionDef)
+        or tree.body[0].name != name
+    ):
+        raise ValueError(
+            f"internal error: the JMESPath compiler returned something other than "
+            f"one function {name}; please report this with the model"
+        )
+    return Source(source, _KEY)
 
 
 def docstring_body(text: str) -> str:
@@ -36,10 +133,11 @@ def docstring_body(text: str) -> str:
 
     Newlines stay real line breaks and ordinary quotes stay readable; a quote that
     starts the text, ends it or is followed by another quote is written `\\x22`, so
-    nothing in `text` can close the string early (and black adds no padding). Backslashes are doubled, and tabs and
-    non-printable characters escaped so that black's docstring handling (which
-    expands tabs) leaves the value alone. `text` should carry no trailing spaces on
-    its lines, as black strips those (see `docs.py`).
+    nothing in `text` can close the string early (and black adds no padding).
+    Backslashes are doubled, and tabs and non-printable characters escaped so that
+    black's docstring handling (which expands tabs) leaves the value alone. `text`
+    should carry no trailing spaces on its lines, as black strips those (see
+    `docs.py`).
     """
     text = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
     out: list[str] = []
@@ -53,7 +151,7 @@ def docstring_body(text: str) -> str:
     return "".join(out)
 
 
-def docstring_literal(text: str, indent: int, line_length: int = 88) -> str:
+def docstring_literal(text: str, indent: int, line_length: int = 88) -> Source:
     """A complete `\"\"\"...\"\"\"` docstring for `text`, laid out as black lays it out.
 
     Lines after the first are indented by `indent` spaces (the docstring's own
@@ -66,5 +164,5 @@ def docstring_literal(text: str, indent: int, line_length: int = 88) -> str:
     body = "\n".join([lines[0]] + [prefix + line if line else "" for line in lines[1:]])
     last = len(prefix + lines[-1]) if len(lines) > 1 else 0
     if len(lines) > 1 and last + 3 > line_length:
-        return f'"""{body}\n{prefix}"""'
-    return f'"""{body}"""'
+        return Source(f'"""{body}\n{prefix}"""', _KEY)
+    return Source(f'"""{body}"""', _KEY)

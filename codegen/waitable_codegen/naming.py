@@ -1,7 +1,9 @@
 """Python names for Smithy names: boto3 method names, snake_case, safe identifiers.
 
-Every name the generator writes into code passes through here, so that no model
-text can become anything but a plain, unique, non-keyword identifier.
+Every name the generator writes into code is an `Identifier`, and `identifier()`
+is the only function that makes one: it admits only a plain ASCII, non-keyword
+Python name, so no model text can become anything else. Every conversion here runs
+in time linear in the length of the name.
 """
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ import keyword
 import re
 from collections.abc import Collection
 
+from .errors import GenerationError, safe_text
+
 # botocore's xform_name, re-derived: a trailing run of two or more capitals and an
-# "s" (ARNs, ACLs) becomes its own lower-case word, then words are split before
-# each capitalised word and between a lower-case letter or digit and a capital.
-_PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s$")
+# "s" (ARNs, ACLs) becomes its own lower-case word (found by `_plural_acronym`, a
+# backwards scan: the regex `[A-Z]{2,}s$` that states it backtracks quadratically
+# over a long run of capitals), then words are split before each capitalised word
+# and between a lower-case letter or digit and a capital.
 _CAPITALISED_WORD = re.compile(r"(.)([A-Z][a-z]+)")
 _LOWER_THEN_UPPER = re.compile(r"([a-z0-9])([A-Z])")
 # Fix-ups botocore applies after splitting, in this order.
@@ -31,6 +36,48 @@ RESERVED_NAMES = frozenset(dir(builtins)) | frozenset(
 )
 
 
+_KEY = object()
+
+
+class Identifier(str):
+    """A plain ASCII, non-keyword Python name: made only by `identifier()`."""
+
+    __slots__ = ()
+
+    def __new__(cls, text: str, key: object = None) -> Identifier:
+        if key is not _KEY:
+            raise TypeError(
+                "Identifier is built only by waitable_codegen.naming.identifier()"
+            )
+        return super().__new__(cls, text)
+
+
+def identifier(text: str) -> Identifier:
+    """`text` as an `Identifier`: the one gate every generated name passes.
+
+    Only text that is already a plain ASCII, non-keyword Python name is admitted
+    (the naming functions below make such text from model names); anything else is
+    a generator bug, stopped here before it could become code.
+    """
+    if not is_identifier(text):
+        raise GenerationError(
+            f"internal error: {safe_text(text)} is not a safe Python name; please "
+            "report this with the model"
+        )
+    return Identifier(text, _KEY)
+
+
+def _plural_acronym(name: str) -> tuple[int, int] | None:
+    """Where `[A-Z]{2,}s$` would match in `name` (start, end), in one backwards scan."""
+    end = len(name) - 1 if name.endswith("\n") else len(name)  # `$` allows one "\n"
+    if end < 3 or name[end - 1] != "s":
+        return None
+    start = end - 1
+    while start > 0 and "A" <= name[start - 1] <= "Z":
+        start -= 1
+    return (start, end) if end - 1 - start >= 2 else None
+
+
 def xform_name(name: str, sep: str = "_") -> str:
     """boto3's method name for an operation: `HeadBucket` → `head_bucket`.
 
@@ -39,9 +86,10 @@ def xform_name(name: str, sep: str = "_") -> str:
     """
     if sep in name:
         return name
-    plural = _PLURAL_ACRONYM.search(name)
+    plural = _plural_acronym(name)
     if plural is not None:
-        name = f"{name[: plural.start()]}{sep}{plural.group().lower()}"
+        start, end = plural
+        name = f"{name[:start]}{sep}{name[start:end].lower()}"
     spaced = _CAPITALISED_WORD.sub(rf"\1{sep}\2", name)
     result = _LOWER_THEN_UPPER.sub(rf"\1{sep}\2", spaced).lower()
     for old, new in _PARTIAL_RENAMES:
@@ -54,44 +102,44 @@ def is_identifier(name: str) -> bool:
     return name.isidentifier() and not keyword.iskeyword(name) and name.isascii()
 
 
-def snake_case(text: str) -> str:
+def snake_case(text: str) -> Identifier:
     """A lower-case identifier made of the words of `text` (`BucketExists` → `bucket_exists`)."""
     return _lower_identifier(xform_name(re.sub(r"[\s\-]+", "_", text)))
 
 
-def module_name(text: str) -> str:
+def module_name(text: str) -> Identifier:
     """A module name from an sdkId, as boto3 spells services (`"Route 53"` → `route_53`)."""
     return _lower_identifier(text.lower())
 
 
-def _lower_identifier(text: str) -> str:
+def _lower_identifier(text: str) -> Identifier:
     words = re.split(r"[^0-9a-z]+", text.lower())
     result = "_".join(word for word in words if word) or "unnamed"
     if result[0].isdigit():
         result = f"_{result}"
     if keyword.iskeyword(result) or keyword.issoftkeyword(result):
         result = f"{result}_"
-    return result
+    return identifier(result)
 
 
-def pascal_identifier(text: str) -> str:
+def pascal_identifier(text: str) -> Identifier:
     """An identifier for a class name: `text` itself when safe, else its safe words."""
     if is_identifier(text) and text not in RESERVED_NAMES:
-        return text
+        return identifier(text)
     words = re.split(r"[^0-9A-Za-z]+", text)
     result = "".join(word[:1].upper() + word[1:] for word in words if word)
     if not result or result[0].isdigit():
         result = f"Shape{result}"
     if keyword.iskeyword(result) or result in RESERVED_NAMES:
         result = f"{result}Shape"
-    return result
+    return identifier(result)
 
 
-def unique_name(base: str, taken: Collection[str]) -> str:
+def unique_name(base: Identifier, taken: Collection[str]) -> Identifier:
     """`base`, or `base2`, `base3`, ... : the first not in `taken`."""
     if base not in taken:
         return base
     counter = 2
     while f"{base}{counter}" in taken:
         counter += 1
-    return f"{base}{counter}"
+    return identifier(f"{base}{counter}")

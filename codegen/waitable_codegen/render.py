@@ -2,28 +2,45 @@
 
 The templates come from `waitable_codegen/templates` in an installed wheel, or from
 the repository's top-level `templates/` in an editable install. Output is formatted
-in-process with black, so the same plan always gives the same bytes.
+in-process with black, so the same plan always gives the same bytes. A template may
+place only a `Source` or an `Identifier` (the plan's safe values): the environment
+refuses any other value, so model text cannot reach a file through a template.
 """
 
 from __future__ import annotations
 
 import functools
 from pathlib import PurePosixPath
+from typing import Any
 
 import black
 from black.mode import Mode, TargetVersion
 import jinja2
 
-from .errors import GenerationError
+from .errors import GenerationError, safe_text
+from .literals import Source
 from .locations import templates_dir
+from .naming import Identifier
 from .plan import GenerationPlan, PackagePlan
 
 BLACK_MODE = Mode(target_versions={TargetVersion.PY311}, line_length=88)
 
 
+def only_safe(value: Any) -> Source | Identifier:
+    """The `finalize` hook: every `{{ ... }}` must be a `Source` or an `Identifier`;
+    anything else (a plain `str`, a number, a `None`) is a generator bug, stopped."""
+    if type(value) is Source or type(value) is Identifier:
+        return value
+    raise GenerationError(
+        f"internal error: a template placed a {type(value).__name__} "
+        f"({safe_text(value)}), not a value the plan made safe; please report this"
+    )
+
+
 @functools.lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    """The jinja2 environment: plain text (no HTML escaping), undefined names fail."""
+    """The jinja2 environment: plain text (no HTML escaping), undefined names fail,
+    and only the plan's safe values (`only_safe`) can be placed."""
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates_dir()),
         autoescape=False,
@@ -31,6 +48,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=only_safe,
     )
 
 
@@ -46,11 +64,13 @@ def format_source(source: str, name: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _format_function(source: str) -> str:
+def _format_function(source: Source) -> Source:
     """One compiled path function, formatted on its own (and remembered: the same
     path recurs across waiters and models), so the module around it formats in
     one black pass."""
-    return format_source(source, "a compiled JMESPath function").strip("\n")
+    return source.reformatted(
+        lambda text: format_source(text, "a compiled JMESPath function").strip("\n")
+    )
 
 
 def clear_caches() -> None:
@@ -79,7 +99,7 @@ def _render_package(
     directory = PurePosixPath(*package.path) if package.path else PurePosixPath(".")
     functions = [_format_function(function.source) for function in package.functions]
     context = {
-        "header_lines": plan.header_lines,
+        "header_lines": package.header_lines,
         "plan": plan,
         "package": package,
         "function_sources": functions,

@@ -31,10 +31,45 @@ waiter_names = st.lists(
 texts = st.text(max_size=80) | st.sampled_from(
     ['"""', "'''", "\\", '"', "{{ x }}", "{% if %}", "\x00\r\n\t", "é\u2028\ud800"]
 )
-member_names = st.text(min_size=1, max_size=20).filter(lambda name: name.strip())
-shape_names = st.text(min_size=1, max_size=20).filter(
-    lambda name: "#" not in name and "$" not in name
+# Names where Smithy's grammar allows only identifiers: any of them, Python's
+# keywords, builtins and the names generated modules use for themselves included.
+PYTHON_NAMES = (
+    "None",
+    "True",
+    "class",
+    "def",
+    "import",
+    "exec",
+    "eval",
+    "object",
+    "print",
+    "type",
+    "match",
+    "case",
+    "value",
+    "self",
+    "Any",
+    "ClassVar",
+    "TypedDict",
+    "NotRequired",
+    "annotations",
+    "_t",
+    "_w",
+    "_jp",
+    "_shapes",
+    "_datetime",
+    "_decimal",
+    "_import__",
+    "__import__",
+    "__init__",
+    "__class__",
+    "_0",
 )
+identifiers = st.from_regex(
+    r"[A-Za-z][A-Za-z0-9_]{0,15}|_[A-Za-z0-9][A-Za-z0-9_]{0,15}", fullmatch=True
+) | st.sampled_from(PYTHON_NAMES)
+member_names = identifiers
+shape_names = identifiers
 
 
 def acceptor(

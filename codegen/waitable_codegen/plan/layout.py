@@ -3,72 +3,107 @@
 black formats every generated file; laying out the few line-length-dependent
 constructs the same way beforehand means black finds the file already formatted
 and makes one pass instead of two. A construct laid out differently costs only
-time: black still has the last word.
+time: black still has the last word. Every piece is composed from safe parts
+(`literals.compose`), never from raw text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..literals import Source, compose, join, pad
+from ..naming import Identifier
 
 LINE_LENGTH = 88
+EMPTY = compose("")
 
 
-def class_header(name: str, generic: str, arguments: Sequence[str] = ()) -> str:
+@dataclass(frozen=True)
+class Expression:
+    """An expression's source, and its two parts when it is a subscript
+    `outer[inner]` (black opens the last bracket pair of a long line)."""
+
+    text: Source
+    outer: Source | None = None
+    inner: Source | None = None
+
+
+def plain(text: Source) -> Expression:
+    """An expression that does not end in a subscript."""
+    return Expression(text)
+
+
+def subscript(outer: Source, inner: Source) -> Expression:
+    """`outer[inner]`."""
+    return Expression(compose("{}[{}]", outer, inner), outer, inner)
+
+
+def class_header(
+    name: Identifier, generic: Source, arguments: Sequence[Source] = ()
+) -> Source:
     """`class Name(Generic[A, B]):` (or `(Base):` without arguments), split the way
     black splits it when it is too long for one line."""
-    base = f"{generic}[{', '.join(arguments)}]" if arguments else generic
-    one_line = f"class {name}({base}):"
+    base = compose("{}[{}]", generic, join(", ", arguments)) if arguments else generic
+    one_line = compose("class {}({}):", name, base)
     if len(one_line) <= LINE_LENGTH:
         return one_line
     if len(f"    {base}") <= LINE_LENGTH or not arguments:
-        return f"class {name}(\n    {base}\n):"
-    joined = ", ".join(arguments)
+        return compose("class {}(\n    {}\n):", name, base)
+    joined = join(", ", arguments)
     if len(f"        {joined}") <= LINE_LENGTH:
-        inner = f"        {joined}\n"
+        inner = compose("        {}\n", joined)
     else:
-        inner = "".join(f"        {argument},\n" for argument in arguments)
-    return f"class {name}(\n    {generic}[\n{inner}    ]\n):"
+        inner = join("", [compose("        {},\n", a) for a in arguments])
+    return compose("class {}(\n    {}[\n{}    ]\n):", name, generic, inner)
 
 
 def subscript_line(
-    prefix: str,
-    expression: str,
+    prefix: Source,
+    expression: Expression,
     indent: int,
-    suffix: str = "",
+    suffix: Source = EMPTY,
     *,
     parenthesize: bool = False,
-) -> str:
+) -> Source:
     """`prefix + expression + suffix` at `indent`; when too long and `expression`
-    ends in a subscript, its last bracket pair is opened over three lines (a bare
+    is a subscript, its last bracket pair is opened over three lines (a bare
     name is wrapped in parentheses instead, when `parenthesize`: a type hint)."""
-    pad = " " * indent
-    line = f"{pad}{prefix}{expression}{suffix}"
+    space = pad(indent)
+    line = compose("{}{}{}{}", space, prefix, expression.text, suffix)
     if len(line) <= LINE_LENGTH:
         return line
-    if not expression.endswith("]"):
-        if parenthesize and expression.isidentifier():
-            return f"{pad}{prefix}(\n{pad}    {expression}\n{pad}){suffix}"
+    if expression.outer is None or expression.inner is None:
+        if parenthesize and expression.text.isidentifier():
+            return compose(
+                "{}{}(\n{}    {}\n{}){}",
+                space,
+                prefix,
+                space,
+                expression.text,
+                space,
+                suffix,
+            )
         return line
-    depth = 0
-    for index in range(len(expression) - 1, -1, -1):
-        char = expression[index]
-        if char == "]":
-            depth += 1
-        elif char == "[":
-            depth -= 1
-            if depth == 0:
-                outer, inner = expression[:index], expression[index + 1 : -1]
-                return f"{pad}{prefix}{outer}[\n{pad}    {inner}\n{pad}]{suffix}"
-    return line
+    return compose(
+        "{}{}{}[\n{}    {}\n{}]{}",
+        space,
+        prefix,
+        expression.outer,
+        space,
+        expression.inner,
+        space,
+        suffix,
+    )
 
 
-def tuple_argument(keyword: str, items: Sequence[str], indent: int) -> str:
+def tuple_argument(keyword: Identifier, items: Sequence[Source], indent: int) -> Source:
     """`keyword=(a, b),` as a call argument at `indent`: a one-item tuple on one
     line when it fits, otherwise one item per line with a trailing comma."""
-    pad = " " * indent
+    space = pad(indent)
     if len(items) == 1:
-        one_line = f"{pad}{keyword}=({items[0]},),"
+        one_line = compose("{}{}=({},),", space, keyword, items[0])
         if len(one_line) <= LINE_LENGTH:
             return one_line
-    inner = "".join(f"{pad}    {item},\n" for item in items)
-    return f"{pad}{keyword}=(\n{inner}{pad}),"
+    inner = join("", [compose("{}    {},\n", space, item) for item in items])
+    return compose("{}{}=(\n{}{}),", space, keyword, inner, space)

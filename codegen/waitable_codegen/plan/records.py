@@ -1,13 +1,19 @@
 """The plan: what the templates place, every decision already made.
 
-Strings ending in `_source` hold Python source ready to be placed as is (a string
-literal, an annotation, a complete docstring, a laid-out argument); every other
-string is plain data (or a name already made safe).
+Fields typed `Source` (names ending in `_source`) hold Python source ready to be
+placed as is (a string literal, an annotation, a complete docstring, a laid-out
+argument), made by `waitable_codegen.literals`; fields typed `Identifier` hold
+names made by `naming.identifier`. Those two types are all a template may place
+(the renderer refuses anything else); a plain `str` field is data for the
+generator itself (a shape id, a name for messages) and never reaches a file.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from ..literals import Source
+from ..naming import Identifier
 
 
 @dataclass(frozen=True)
@@ -17,10 +23,10 @@ class FieldPlan:
     form), laid out."""
 
     name: str
-    key_source: str
-    annotation_source: str
+    key_source: Source
+    annotation_source: Source
     required: bool
-    line_source: str
+    line_source: Source
 
 
 @dataclass(frozen=True)
@@ -32,10 +38,10 @@ class TypedDictPlan:
     form is used.
     """
 
-    class_name: str
+    class_name: Identifier
     shape_id: str | None
-    header_source: str
-    docstring_source: str
+    header_source: Source
+    docstring_source: Source
     fields: tuple[FieldPlan, ...]
     functional: bool
 
@@ -44,9 +50,9 @@ class TypedDictPlan:
 class SearchFunctionPlan:
     """A compiled JMESPath expression: one module-level function."""
 
-    name: str
+    name: Identifier
     expression: str
-    source: str
+    source: Source
 
 
 @dataclass(frozen=True)
@@ -54,29 +60,30 @@ class MatcherPlan:
     """A matcher as constructor source: `OutputMatcher(...)`, `SuccessMatcher(...)`, ..."""
 
     kind: str  # "output", "inputOutput", "success" or "errorType"
-    path_source: str | None = None
-    expected_source: str | None = None
-    comparator: str | None = None  # a `Comparator` member name
-    search: str | None = None  # the compiled function's name
-    success: bool | None = None
-    error_type_source: str | None = None
+    class_name: Identifier  # the runtime's matcher class
+    path_source: Source | None = None
+    expected_source: Source | None = None
+    comparator: Identifier | None = None  # a `Comparator` member name
+    search: Identifier | None = None  # the compiled function's name
+    success_source: Source | None = None  # `True` or `False`
+    error_type_source: Source | None = None
 
 
 @dataclass(frozen=True)
 class AcceptorPlan:
     """An acceptor: the state (an `AcceptorState` member name), matcher and message."""
 
-    state: str
+    state: Identifier
     matcher: MatcherPlan
-    message_source: str | None
-    message_search: str | None
+    message_source: Source | None
+    message_search: Identifier | None
 
 
 @dataclass(frozen=True)
 class ModeledErrorPlan:
     """An error the operation declares, with its `@httpError` status if any."""
 
-    name_source: str
+    name_source: Source
     http_status: int | None
 
 
@@ -86,36 +93,39 @@ class WaiterPlan:
 
     name: str
     operation_id: str
-    class_name: str
-    async_class_name: str
-    definition_name: str
-    name_source: str
-    operation_source: str
-    operation_method_source: str
-    input_type: str
-    output_type: str
-    class_header_source: str
-    async_class_header_source: str
+    class_name: Identifier
+    async_class_name: Identifier
+    definition_name: Identifier
+    name_source: Source
+    operation_source: Source
+    operation_method_source: Source
+    input_type: Identifier
+    output_type: Identifier
+    class_header_source: Source
+    async_class_header_source: Source
     min_delay: int
     max_delay: int
-    documentation_source: str | None
-    docstring_source: str
-    async_docstring_source: str
+    min_delay_source: Source
+    max_delay_source: Source
+    documentation_source: Source | None
+    docstring_source: Source
+    async_docstring_source: Source
     deprecated: bool
-    tags_source: str | None  # the `tags=(...)` argument, laid out
+    tags_source: Source | None  # the `tags=(...)` argument, laid out
     acceptors: tuple[AcceptorPlan, ...]
     errors: tuple[ModeledErrorPlan, ...]
-    errors_source: str | None  # the `errors=(...)` argument, laid out
+    errors_source: Source | None  # the `errors=(...)` argument, laid out
 
 
 @dataclass(frozen=True)
 class PackagePlan:
     """One generated package (the output directory, or one service's subpackage)."""
 
-    path: tuple[str, ...]
-    init_docstring_source: str
-    shapes_docstring_source: str
-    waiters_docstring_source: str
+    path: tuple[Identifier, ...]
+    header_lines: tuple[Source, ...]  # names only the models its waiters come from
+    init_docstring_source: Source
+    shapes_docstring_source: Source
+    waiters_docstring_source: Source
     service_id: str | None
     waiters: tuple[WaiterPlan, ...]
     typed_dicts: tuple[TypedDictPlan, ...]
@@ -124,7 +134,7 @@ class PackagePlan:
     needs_decimal: bool
 
     @property
-    def class_names(self) -> tuple[str, ...]:
+    def class_names(self) -> tuple[Identifier, ...]:
         """Every waiter class the package exports, sorted."""
         names = [w.class_name for w in self.waiters]
         names += [w.async_class_name for w in self.waiters]
@@ -135,9 +145,9 @@ class PackagePlan:
 class GenerationPlan:
     """Everything to write: the packages, and the root package of a multi-service model."""
 
-    header_lines: tuple[str, ...]
+    header_lines: tuple[Source, ...]  # for the root files: every package's models
     packages: tuple[PackagePlan, ...]
-    root_docstring_source: str | None = None  # set when services get subpackages
+    root_docstring_source: Source | None = None  # set when services get subpackages
 
     @property
     def waiter_count(self) -> int:

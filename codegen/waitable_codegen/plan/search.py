@@ -12,7 +12,8 @@ import importlib.util
 from collections.abc import Callable
 
 from ..errors import GenerationError, UsageError
-from ..naming import unique_name
+from ..literals import compiled_function
+from ..naming import Identifier, unique_name
 from .records import SearchFunctionPlan
 
 JMESPATH_MODES = ("compiled", "interpreted")
@@ -57,7 +58,9 @@ class SearchFunctions:
         self.compiler = compiler
         self.by_expression: dict[str, SearchFunctionPlan] = {}
 
-    def function_for(self, expression: str, wanted_name: str, where: str) -> str | None:
+    def function_for(
+        self, expression: str, wanted_name: Identifier, where: str
+    ) -> Identifier | None:
         """The name of the function computing `expression`, or None (interpreted)."""
         if self.compiler is None:
             return None
@@ -71,7 +74,7 @@ class SearchFunctions:
         except Exception as exc:
             raise _compile_failure(exc, expression, where) from None
         self.by_expression[expression] = SearchFunctionPlan(
-            name, expression, source.strip("\n")
+            name, expression, compiled_function(source.strip("\n"), name)
         )
         return name
 

@@ -93,8 +93,9 @@ def read_waiters(shape: Shape) -> list[WaiterSpec]:
 
 
 def _read_waiter(shape: Shape, name: str, body: Any) -> WaiterSpec:
-    where = _Where(shape, repr(name) if not WAITER_NAME.match(name) else name)
-    if not WAITER_NAME.match(name):
+    valid = WAITER_NAME.fullmatch(name) is not None  # `$` would allow a final "\n"
+    where = _Where(shape, name if valid else repr(name))
+    if not valid:
         raise where.error(
             "a waiter name must be UpperCamelCase letters and digits "
             "(^[A-Z]+[A-Za-z0-9]*$)"

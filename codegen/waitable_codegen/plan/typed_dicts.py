@@ -11,37 +11,46 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ..literals import docstring_literal, string_literal
+from ..literals import Source, compose, docstring_literal, string_literal
 from ..model import Model, Shape
-from ..naming import RESERVED_NAMES, is_identifier, pascal_identifier, unique_name
-from .layout import class_header, subscript_line
+from ..naming import (
+    RESERVED_NAMES,
+    Identifier,
+    identifier,
+    is_identifier,
+    pascal_identifier,
+    unique_name,
+)
+from .layout import Expression, class_header, plain, subscript, subscript_line
 from .records import FieldPlan, TypedDictPlan
 
-_SCALARS = {
-    "string": "str",
-    "enum": "str",
-    "boolean": "bool",
-    "byte": "int",
-    "short": "int",
-    "integer": "int",
-    "long": "int",
-    "bigInteger": "int",
-    "intEnum": "int",
-    "float": "float",
-    "double": "float",
-    "bigDecimal": "_decimal.Decimal",
-    "blob": "bytes",
-    "timestamp": "_datetime.datetime",
-    "document": "_t.Any",
+_SCALARS: dict[str, Source] = {
+    "string": compose("str"),
+    "enum": compose("str"),
+    "boolean": compose("bool"),
+    "byte": compose("int"),
+    "short": compose("int"),
+    "integer": compose("int"),
+    "long": compose("int"),
+    "bigInteger": compose("int"),
+    "intEnum": compose("int"),
+    "float": compose("float"),
+    "double": compose("float"),
+    "bigDecimal": compose("_decimal.Decimal"),
+    "blob": compose("bytes"),
+    "timestamp": compose("_datetime.datetime"),
+    "document": compose("_t.Any"),
 }
 _CONTAINERS = frozenset({"structure", "union"})
+_TYPED_DICT = compose("_t.TypedDict")
+_NOT_REQUIRED = compose("_t.NotRequired")
 
 
 @dataclass
 class TypedDictSet:
     """The TypedDicts of one package, and what the module must import for them."""
 
-    names: dict[str, str] = field(default_factory=dict)  # shape id → class name
+    names: dict[str, Identifier] = field(default_factory=dict)  # id → class name
     plans: list[TypedDictPlan] = field(default_factory=list)
     needs_datetime: bool = False
     needs_decimal: bool = False
@@ -63,7 +72,7 @@ class TypedDictPlanner:
         self.result = TypedDictSet()
 
     def plan(
-        self, roots: Iterable[str], synthetic: Iterable[tuple[str, str]]
+        self, roots: Iterable[str], synthetic: Iterable[tuple[str, Identifier]]
     ) -> TypedDictSet:
         """Plan the TypedDicts for `roots` (structure ids) and the empty `synthetic`
         ones (key, wanted class name) that stand in for a missing input or output."""
@@ -82,7 +91,7 @@ class TypedDictPlanner:
                 TypedDictPlan(
                     name,
                     None,
-                    class_header(name, "_t.TypedDict"),
+                    class_header(name, _TYPED_DICT),
                     docstring_literal(doc, 4),
                     (),
                     False,
@@ -128,7 +137,7 @@ class TypedDictPlanner:
             if wanted in taken and shape.namespace != self.namespace:
                 segment = shape.namespace.split(".")[-1]
                 prefix = pascal_identifier(segment[:1].upper() + segment[1:])
-                wanted = f"{prefix}{wanted}"
+                wanted = pascal_identifier(f"{prefix}{wanted}")
             self.result.names[shape_id] = unique_name(wanted, taken)
 
     def _plan_shape(self, shape_id: str) -> TypedDictPlan:
@@ -152,46 +161,49 @@ class TypedDictPlanner:
             )
             key = string_literal(member.name)
             if functional:
-                annotation = string_literal(annotation)
-            full = annotation if required else f"_t.NotRequired[{annotation}]"
+                annotation = plain(string_literal(annotation.text))
+            full = annotation if required else subscript(_NOT_REQUIRED, annotation.text)
             if functional:
-                line = subscript_line(f"{key}: ", full, 8, ",")
+                line = subscript_line(compose("{}: ", key), full, 8, compose(","))
             else:
-                line = subscript_line(f"{member.name}: ", full, 4, parenthesize=True)
-            fields.append(FieldPlan(member.name, key, annotation, required, line))
+                prefix = compose("{}: ", identifier(member.name))
+                line = subscript_line(prefix, full, 4, parenthesize=True)
+            fields.append(FieldPlan(member.name, key, annotation.text, required, line))
         kind = "union (set exactly one key)" if union else "structure"
         doc = f"The {kind} `{shape_id}`."
         name = self.result.names[shape_id]
         return TypedDictPlan(
             name,
             shape_id,
-            class_header(name, "_t.TypedDict"),
+            class_header(name, _TYPED_DICT),
             docstring_literal(doc, 4),
             tuple(fields),
             functional,
         )
 
-    def _annotation(self, shape: Shape, traits: Mapping[str, object]) -> str:
+    def _annotation(self, shape: Shape, traits: Mapping[str, object]) -> Expression:
         if shape.type in _CONTAINERS:
-            return self.result.names[shape.id]
+            return plain(compose("{}", self.result.names[shape.id]))
         if shape.type == "list":
             item = self._annotation(self.model.target(shape.members["member"]), {})
+            text = item.text
             if "smithy.api#sparse" in shape.traits:
-                item = f"{item} | None"
-            return f"list[{item}]"
+                text = compose("{} | None", text)
+            return subscript(compose("list"), text)
         if shape.type == "map":
             key = self._annotation(self.model.target(shape.members["key"]), {})
             value = self._annotation(self.model.target(shape.members["value"]), {})
+            text = value.text
             if "smithy.api#sparse" in shape.traits:
-                value = f"{value} | None"
-            return f"dict[{key}, {value}]"
+                text = compose("{} | None", text)
+            return subscript(compose("dict"), compose("{}, {}", key.text, text))
         if shape.type == "blob" and (
             "smithy.api#streaming" in shape.traits or "smithy.api#streaming" in traits
         ):
-            return "_t.Any"
-        scalar = _SCALARS.get(shape.type, "_t.Any")
+            return plain(_SCALARS["document"])
+        scalar = _SCALARS.get(shape.type, _SCALARS["document"])
         if scalar.startswith("_datetime"):
             self.result.needs_datetime = True
         elif scalar.startswith("_decimal"):
             self.result.needs_decimal = True
-        return scalar
+        return plain(scalar)
