@@ -3,7 +3,9 @@
 Also runs as smithy-build's `run` plugin: with `SMITHY_PLUGIN_DIR` set and no `-o`,
 it writes there, and with no MODEL it reads the model from standard input.
 Exit status: 0 done (or up to date), 1 bad input / validation failed / `--check`
-found OUT_DIR stale, 2 bad usage.
+found OUT_DIR stale, 2 bad usage. Whatever the model holds, the output is lines of
+escaped text (`safe_text`) and never a traceback; standard input is read up to the
+same cap as a model file.
 """
 
 from __future__ import annotations
@@ -15,10 +17,14 @@ from pathlib import Path
 import click
 
 from .api import GenerationResult, generate
-from .errors import GenerationError, UsageError, ValidationFailed
+from .errors import GenerationError, UsageError, ValidationFailed, safe_text
+from .model import ModelError, read_capped
 from .plan.search import JMESPATH_MODES
 
 PLUGIN_DIR_VARIABLE = "SMITHY_PLUGIN_DIR"
+LINE_LIMIT = 2000
+"""The longest line (an event, an error) printed; longer ones are cut."""
+STDIN = "-"
 
 
 @click.command(
@@ -72,8 +78,9 @@ def main(
     if not models:
         if not plugin_dir:
             raise click.UsageError("no MODEL given: pass model files, or - for stdin")
-        models = ("-",)
+        models = (STDIN,)
     try:
+        stdin = read_capped(sys.stdin.buffer, "<stdin>") if STDIN in models else None
         result = generate(
             models,
             out_dir,
@@ -82,22 +89,34 @@ def main(
             force=force,
             allow_danger=allow_danger,
             jmespath=jmespath,
+            stdin=stdin,
         )
     except ValidationFailed as exc:
         for event in exc.events:
-            click.echo(str(event), err=True)
+            _echo(str(event))
         _fail(str(exc), exc.exit_status)
     except UsageError as exc:
-        raise click.UsageError(str(exc)) from None
-    except GenerationError as exc:
-        _fail(str(exc), exc.exit_status)
+        raise click.UsageError(safe_text(str(exc), LINE_LIMIT)) from None
+    except (GenerationError, ModelError) as exc:
+        _fail(str(exc), getattr(exc, "exit_status", 1))
+    except Exception as exc:  # a bug of ours: still one line, never a traceback
+        _fail(
+            f"internal error ({type(exc).__name__}: {safe_text(str(exc))}); this is "
+            "a bug in generate-waiters: please report it with the model that caused it",
+            1,
+        )
     for event in result.events:
-        click.echo(str(event), err=True)
+        _echo(str(event))
     sys.exit(_report(result))
 
 
+def _echo(line: str) -> None:
+    """One line to standard error, model text in it escaped and cut."""
+    click.echo(safe_text(line, LINE_LIMIT), err=True)
+
+
 def _fail(message: str, status: int) -> None:
-    click.echo(f"generate-waiters: error: {message}", err=True)
+    _echo(f"generate-waiters: error: {message}")
     sys.exit(status)
 
 
@@ -105,29 +124,31 @@ def _report(result: GenerationResult) -> int:
     """Print what happened; the exit status."""
     out = result.out_dir
     if result.waiters == 0:
-        click.echo(
-            f"generate-waiters: the model defines no waiters; nothing written to {out}",
-            err=True,
+        _echo(
+            f"generate-waiters: the model defines no waiters; nothing written to {out}"
         )
         return 0
     if result.check:
         for path in result.written:
-            click.echo(f"would write {path}")
+            _say(f"would write {path}")
         for path in result.removed:
-            click.echo(f"would remove {path}")
+            _say(f"would remove {path}")
         if result.stale:
-            click.echo(
-                f"{out} is stale: run generate-waiters without --check", err=True
-            )
+            _echo(f"{out} is stale: run generate-waiters without --check")
             return 1
-        click.echo(f"{out} is up to date ({result.waiters} waiters)")
+        _say(f"{out} is up to date ({result.waiters} waiters)")
         return 0
     for path in result.written:
-        click.echo(f"wrote {path}")
+        _say(f"wrote {path}")
     for path in result.removed:
-        click.echo(f"removed {path}")
-    click.echo(
+        _say(f"removed {path}")
+    _say(
         f"{out}: {result.waiters} waiters, {len(result.written)} files written, "
         f"{len(result.removed)} removed, {len(result.unchanged)} unchanged"
     )
     return 0
+
+
+def _say(line: str) -> None:
+    """One line to standard output, escaped like every other line printed."""
+    click.echo(safe_text(line, LINE_LIMIT))

@@ -79,10 +79,11 @@ def test_usage_errors_exit_2(
             '{"shapes": {}}',
             'bad.json: not a Smithy JSON AST model (no top-level "smithy"',
         ),
-        ('{"smithy": "9.0"}', "bad.json: unsupported Smithy version '9.0'"),
+        ('{"smithy": "9.0"}', "bad.json: smithy: unsupported Smithy version '9.0'"),
         (
             '{"smithy": "2.0", "shapes": {"ns#A": {"type": "list", "member": {"target": "ns#B"}}}}',
-            "bad.json: member ns#A$member targets ns#B, which is not defined",
+            'bad.json: shapes["ns#A"].member.target: member ns#A$member targets ns#B, '
+            "which is not defined",
         ),
         (
             '{"smithy": "2.0", "shapes": {"ns#A": {"type": "string", "traits": '
