@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import keyword
+import re
 
 import botocore  # type: ignore[import-untyped]
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from waitable_codegen.errors import GenerationError
 from waitable_codegen.naming import (
+    Identifier,
+    identifier,
     is_identifier,
     module_name,
     pascal_identifier,
@@ -109,5 +113,53 @@ def test_names_kept_when_safe_and_changed_when_not() -> None:
 
 @given(st.sets(st.sampled_from(["a", "a2", "a3", "b"])))
 def test_unique_name_never_returns_a_taken_name(taken: set[str]) -> None:
-    name = unique_name("a", taken)
+    name = unique_name(identifier("a"), taken)
     assert name not in taken and name.startswith("a")
+
+
+def regex_xform_name(name: str) -> str:
+    """The oracle: xform_name's first step as the regex that states it (which
+    backtracks quadratically on a long run of capitals), the rest as in naming."""
+    plural = re.search(r"[A-Z]{2,}s$", name)
+    if plural is not None:
+        name = f"{name[: plural.start()]}_{plural.group().lower()}"
+    return xform_name(name)
+
+
+@given(st.text(alphabet="AZsbz9_\n-é", max_size=30))
+def test_the_linear_xform_name_equals_its_regex_definition(name: str) -> None:
+    assert xform_name(name) == regex_xform_name(name)
+
+
+def test_names_of_100000_capitals_convert_in_one_pass() -> None:
+    """The issue: a name of 100,000 capitals took 88 s (a quadratic regex). Each
+    conversion here is one pass; a quadratic one would make this test take
+    minutes."""
+    capitals = "A" * 100_000
+    assert xform_name(capitals + "s") == "_" + capitals.lower() + "s"
+    assert xform_name(capitals + "x") == capitals[1:].lower() + "_ax"
+    assert snake_case(capitals + "s") == capitals.lower() + "s"
+    assert module_name(capitals) == capitals.lower()
+    assert pascal_identifier(capitals + "-") == capitals
+    assert snake_case("Ab" * 50_000) == "_".join(["ab"] * 50_000)
+
+
+@given(st.text(max_size=30) | st.sampled_from(["class", "None", "x y", "é", "_t"]))
+def test_identifier_admits_exactly_the_plain_ascii_non_keyword_names(
+    text: str,
+) -> None:
+    if is_identifier(text):
+        name = identifier(text)
+        assert type(name) is Identifier and name == text
+    else:
+        with pytest.raises(GenerationError, match="internal error"):
+            identifier(text)
+
+
+def test_an_identifier_is_made_only_by_the_identifier_function() -> None:
+    with pytest.raises(TypeError, match="identifier"):
+        Identifier("os.system")
+    assert type(snake_case("Bucket Exists")) is Identifier
+    assert type(pascal_identifier("x(y)")) is Identifier
+    assert type(module_name("Route 53")) is Identifier
+    assert type(unique_name(identifier("a"), {"a"})) is Identifier
