@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import importlib
 import inspect
 import itertools
@@ -12,11 +14,18 @@ import typing
 from pathlib import Path
 from typing import Any
 
+import jinja2
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from waitable_codegen import generate
 from waitable_codegen.docs import to_docstring_text
+from waitable_codegen.errors import GenerationError
+from waitable_codegen.literals import Source, compose, string_literal
+from waitable_codegen.naming import Identifier, identifier
+from waitable_codegen.plan import records
+from waitable_codegen.render import environment
 
 from .helpers import write_model
 
@@ -181,3 +190,107 @@ def check_package(
             text = to_docstring_text(documentation)
             doc = inspect.cleandoc(waiter.__doc__)
             assert text in doc
+
+
+# Structure: the ways model text could reach a template are closed by types.
+
+CODEGEN = Path(__file__).resolve().parents[2] / "codegen" / "waitable_codegen"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def codegen_calls(function: str) -> list[tuple[str, ast.Call]]:
+    """Every call of `function` by its bare name in the generator (the modules
+    import these functions by name; `str.join` and the like are not them)."""
+    found = []
+    for path in sorted(CODEGEN.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call):
+                callee = node.func
+                if isinstance(callee, ast.Name) and callee.id == function:
+                    found.append((path.relative_to(CODEGEN).as_posix(), node))
+    return found
+
+
+def test_composed_code_is_written_in_the_generator_never_taken_from_data() -> None:
+    """`compose` and `join` place their first argument as code: it must be a
+    constant in the generator's own source, so no model text can be that code."""
+    calls = codegen_calls("compose") + codegen_calls("join")
+    assert len(calls) > 20
+    bad = [
+        f"{path}:{call.lineno}"
+        for path, call in calls
+        if not (
+            call.args
+            and isinstance(call.args[0], ast.Constant)
+            and isinstance(call.args[0].value, str)
+        )
+        and path != "literals.py"  # join() builds its placeholders from a constant
+    ]
+    assert bad == []
+
+
+def test_only_literals_and_naming_construct_the_safe_types() -> None:
+    for cls, home in (("Source", "literals.py"), ("Identifier", "naming.py")):
+        places = {path for path, _ in codegen_calls(cls)}
+        assert places == {home}, cls
+    assert {path for path, _ in codegen_calls("compiled_function")} == {
+        "plan/search.py"
+    }
+    with pytest.raises(TypeError, match="literals"):
+        Source('__import__("os")')
+    with pytest.raises(TypeError, match="only Source or Identifier"):
+        compose("x = {}", '__import__("os")')  # type: ignore[arg-type]
+
+
+def test_templates_refuse_to_place_anything_but_safe_values() -> None:
+    template = environment().from_string("x = {{ value }}\n")
+    assert template.render(value=string_literal("a")) == 'x = "a"\n'
+    assert template.render(value=identifier("a")) == "x = a\n"
+    for unsafe in ('__import__("os").system("x")', 5, None, True, ["a"]):
+        with pytest.raises(GenerationError, match="internal error: a template"):
+            template.render(value=unsafe)
+
+
+def template_variables() -> tuple[set[str], set[str]]:
+    """What the templates' `{{ ... }}` place: attributes read (`waiter.class_name`
+    gives `class_name`) and bare names (loop variables)."""
+    env = environment()
+    attributes: set[str] = set()
+    names: set[str] = set()
+    for path in TEMPLATES.glob("*.jinja"):
+        tree = env.parse(path.read_text())
+        for output in tree.find_all(jinja2.nodes.Output):
+            for node in output.nodes:
+                if isinstance(node, jinja2.nodes.TemplateData):
+                    continue
+                if isinstance(node, jinja2.nodes.Getitem):  # package.path[-1]
+                    node = node.node
+                if isinstance(node, jinja2.nodes.Getattr):
+                    attributes.add(node.attr)
+                else:
+                    assert isinstance(node, jinja2.nodes.Name), (path, node)
+                    names.add(node.name)
+    return attributes, names
+
+
+def test_every_template_variable_is_a_safe_plan_field() -> None:
+    """Audit: what a template places is a plan field typed `Source` or
+    `Identifier` (or a tuple of them), or a loop variable over such a field."""
+    hints: dict[str, list[Any]] = {"class_names": [tuple[Identifier, ...]]}
+    for record in vars(records).values():
+        if dataclasses.is_dataclass(record):
+            for field, hint in typing.get_type_hints(record).items():
+                hints.setdefault(field, []).append(hint)  # every record's field
+    attributes, names = template_variables()
+    # loops: header_lines, package.class_names, function_sources (render.py)
+    assert names == {"line", "name", "function_source"}
+    assert {"class_name", "docstring_source", "search", "path"} <= attributes
+    safe = (Source, Identifier, Source | None, Identifier | None)
+    safe_tuples = (tuple[Source, ...], tuple[Identifier, ...])
+    unsafe = [
+        (attribute, hints.get(attribute))
+        for attribute in sorted(attributes)
+        if attribute not in hints
+        or any(hint not in safe + safe_tuples for hint in hints[attribute])
+    ]
+    assert unsafe == []
