@@ -12,6 +12,7 @@ import ast
 import difflib
 import importlib
 import json
+import re
 import sys
 from dataclasses import dataclass
 
@@ -48,6 +49,33 @@ def imported_names(source: str, first_line: int = 1) -> list[ImportedName]:
                 if alias.name != "*"
             ]
     return found
+
+
+def unbound_names(
+    sources: list[tuple[int, str]], pattern: re.Pattern[str]
+) -> list[tuple[str, int]]:
+    """Names matching `pattern` that the code uses but neither imports nor assigns.
+
+    `sources` are `(first_line, source)` pieces run in one namespace; the answer is
+    `(name, markdown_line)` pairs, for example `TableExistsWaiter` used without its import.
+    """
+    bound: set[str] = set()
+    used: list[tuple[str, int]] = []
+    for first_line, source in sources:
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                used.append((node.id, first_line + node.lineno - 1))
+            elif isinstance(node, ast.Name):
+                bound.add(node.id)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+            elif isinstance(
+                node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+            ):
+                bound.add(node.name)
+    return [
+        (name, line) for name, line in used if name not in bound and pattern.match(name)
+    ]
 
 
 def problem(module_name: str, name: str | None) -> str | None:

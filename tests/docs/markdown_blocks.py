@@ -105,7 +105,7 @@ def parse_blocks(text: str, display_path: str) -> list[CodeBlock]:
             index += 1
             while index < len(lines) and not _closes(lines[index], fence):
                 index += 1
-            code = "\n".join(lines[start + 1 : index]) + "\n"
+            code = "".join(f"{text}\n" for text in lines[start + 1 : index])
             language = (opening.group("info").split() or [""])[0].lower()
             directives = _directives(pending, display_path)
             blocks.append(

@@ -20,9 +20,9 @@ import pytest
 
 from .conftest import GENERATED_PACKAGES, python_path
 from .doc_files import PROJECT_ROOT, Check, blocks_checked_by, doc_blocks, doc_paths
-from .imported_names import ImportedName, imported_names
+from .imported_names import ImportedName, imported_names, unbound_names
 from .markdown_blocks import CodeBlock
-from .prose_names import prose_names
+from .prose_names import GENERATED_LOOKING, prose_names
 
 HERE = Path(__file__).resolve().parent
 RUN_BLOCK = HERE / "run_block.py"
@@ -114,6 +114,25 @@ def test_python_example_parses_and_imports_real_names(
         f"{block.path}:{name.line}: {import_problems[name.key]}"
         for name in names
         if name.key in import_problems
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("block", blocks_checked_by(Check.PARSE_PYTHON), ids=block_id)
+def test_skipped_python_example_uses_only_generated_names_that_exist(
+    block: CodeBlock, doc_packages: Path
+) -> None:
+    used = unbound_names(
+        [(line, code) for _, line, code in pieces(block)], GENERATED_LOOKING
+    )
+    modules = [f"{p}{s}" for p in GENERATED_PACKAGES for s in ("", ".shapes")]
+    problems = check_imports(
+        {(module, name) for name, _ in used for module in modules}, doc_packages
+    )
+    wrong = [
+        f"{block.path}:{line}: `{name}` is in none of the generated packages"
+        for name, line in used
+        if all(f"{module}:{name}" in problems for module in modules)
     ]
     assert not wrong, "\n".join(wrong)
 
