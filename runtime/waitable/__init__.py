@@ -41,12 +41,16 @@ from .errors import (
     WaiterOperationError,
     WaiterTimeoutError,
 )
-from .results import Attempt, WaiterResult
+from .invoke import AsyncClientError
+from .rate_limit import Limiter, RateLimiter, limit_rate
+from .results import Attempt, Retry, WaiterResult
+from .steps import PollStep, SavedWait
 from .waiter import AsyncWaiter, Waiter
 
 __all__ = [
     "Acceptor",
     "AcceptorState",
+    "AsyncClientError",
     "AsyncWaiter",
     "Attempt",
     "Backoff",
@@ -61,12 +65,17 @@ __all__ = [
     "FixedDelay",
     "FixedDelayWithJitter",
     "IncrementalDelay",
+    "Limiter",
     "InputOutputMatcher",
     "Matcher",
     "ModeledError",
     "OutputMatcher",
+    "PollStep",
+    "RateLimiter",
+    "Retry",
     "RetryContext",
     "RetryImmediately",
+    "SavedWait",
     "SmithyBackoff",
     "SuccessMatcher",
     "SystemClock",
@@ -80,4 +89,5 @@ __all__ = [
     "WaiterOperationError",
     "WaiterResult",
     "WaiterTimeoutError",
+    "limit_rate",
 ]

@@ -258,6 +258,7 @@ class _Call:
     verdict: Verdict | None = None
     judged: bool = False
     late: bool = False
+    retry_stopped: str | None = None
 
 
 def flow(
@@ -299,6 +300,7 @@ def flow(
             output=outcome.output if isinstance(outcome, Returned) else None,
             error_type=code,
             retries=tuple(call.retries),
+            retry_stopped=call.retry_stopped,
         )
         _record(state, attempt)
         _report(plan, attempt)
@@ -349,36 +351,42 @@ def flow(
 def _call(
     plan: WaitPlan, state: WaitState, now: Callable[[], float], input_data: Any
 ) -> Generator[Action, Outcome | None, _Call]:
-    """Make one poll's call, retrying it under `plan.call_retry`, all within the deadline."""
+    """Make one poll's call, retrying it under `plan.call_retry`, all within the deadline.
+
+    Seed 001's order: a token before the first try; after each try exactly one of
+    success, failure or schedule-retry; the backoff before each retry, then its
+    cost to the bucket (sleeping for capacity when the bucket is short).
+    """
     retrying = plan.call_retry
-    token = None
-    if retrying is not None and retrying.bucket is not None:
-        token = retrying.bucket.acquire_token(now())
     first = now()
+    limit = state.deadline
+    token = None
+    if retrying is not None:
+        limit = min(limit, first + retrying.max_time)
+        if retrying.bucket is not None:
+            token = yield from _first_token(retrying.bucket, now, limit)
     retries: list[Retry] = []
     while True:
         yield from _take_rate_token(plan, state, now)
         started = now()
         remaining = state.deadline - started
         if remaining < -START_TOLERANCE:
-            return _Call(Late(), started, started, retries)
+            return _Call(Late(), started, started, retries, late=True)
         final = state.final or remaining <= 0
         timeout = max(remaining, plan.options.min_delay) if final else remaining
         outcome = yield Poll(
-            state.attempts + 1,
-            remaining,
-            timeout,
-            state.deadline + START_TOLERANCE,
+            state.attempts + 1, remaining, timeout, state.deadline + START_TOLERANCE
         )
         if not isinstance(outcome, (Returned, Raised, CutOff, Late)):
             raise TypeError(
                 f"a driver sent {outcome!r} in answer to Poll; send an Outcome"
             )
         finished = now()
-        overran = finished - started > timeout + _EPSILON
-        if isinstance(outcome, (CutOff, Late)) or overran:
-            if token is not None:
-                token.notify_failure(finished)
+        if (
+            isinstance(outcome, (CutOff, Late))
+            or finished - started > timeout + _EPSILON
+        ):
+            _resolve(token, finished, success=False)
             return _Call(outcome, started, finished, retries, late=True)
         if retrying is None:
             return _Call(outcome, started, finished, retries)
@@ -390,61 +398,80 @@ def _call(
         verdict = _judge(plan, outcome, input_data, code)
         call = _Call(outcome, started, finished, retries, verdict, judged=True)
         if verdict is not None:
-            if token is not None:
-                token.notify_success(finished)
+            _resolve(token, finished, success=True)
             return call
-        directive = retrying.policy.evaluate(outcome)
-        reason = getattr(directive, "reason", None)
+        reason = getattr(retrying.policy.evaluate(outcome), "reason", None)
         tries = len(retries) + 1
-        if reason is None or tries >= retrying.max_attempts:
-            if token is not None:
-                token.notify_failure(finished)
+        stopped = None
+        delay = 0.0
+        if reason is None:
+            pass
+        elif tries >= retrying.max_attempts:
+            stopped = "max_attempts"
+        else:
+            delay = _retry_delay(plan, retrying, tries, limit - finished)
+            if finished + delay > limit:
+                stopped = "max_time"
+        if reason is None or stopped is not None:
+            _resolve(token, finished, success=False)
+            call.retry_stopped = stopped
             return call
-        delay = _retry_delay(plan, retrying, tries, state.deadline - finished)
-        limit = min(state.deadline, first + retrying.max_time)
-        if finished + delay > limit:
-            if token is not None:
-                token.notify_failure(finished)
-            return call
-        retries.append(
-            Retry(
-                number=tries,
-                error_type=code,
-                reason=str(getattr(reason, "value", reason)),
-                delay=delay,
-            )
-        )
+        retries.append(Retry(tries, code, str(getattr(reason, "value", reason)), delay))
         if delay > 0:
             yield Sleep(delay)
         if token is not None:
-            token = yield from _pay_retry(token, reason, now, limit)
-            if token is None:
+            stopped = yield from _pay_retry(token, reason, now, limit)
+            if stopped is not None:
+                retries.pop()
+                call.retry_stopped = stopped
                 return call
+
+
+def _resolve(token: Any, now: float, *, success: bool) -> None:
+    """Resolve a call's retry token, if it has one: success or failure."""
+    if token is None:
+        return
+    if success:
+        token.notify_success(now)
+    else:
+        token.notify_failure(now)
+
+
+def _first_token(
+    bucket: TokenBucketLike, now: Callable[[], float], limit: float
+) -> Generator[Action, Outcome | None, Any]:
+    """The token for a call's first try, sleeping while the bucket asks to wait."""
+    while True:
+        token = bucket.acquire_token(now())
+        wait = getattr(token, "wait", 0.0)
+        if not wait:
+            return token
+        if now() + wait > limit:
+            return None
+        yield Sleep(wait)
 
 
 def _pay_retry(
     token: Any, reason: Any, now: Callable[[], float], limit: float
-) -> Generator[Action, Outcome | None, Any]:
-    """Pay a retry's cost to the bucket, sleeping for capacity; None if none comes in time.
+) -> Generator[Action, Outcome | None, str | None]:
+    """Pay a retry's cost, sleeping for capacity; why it could not be paid, or None.
 
-    A bucket in circuit-breaker mode raises when it is short: that ends the retries.
+    A bucket in circuit-breaker mode raises when it is short: that ends the
+    retries at once ("capacity"); so does a wait for capacity past `limit`.
     """
     while True:
         try:
-            paid = token.schedule_retry(reason, now())
+            wait = float(token.schedule_retry(reason, now()))
         except Exception as short:  # the circuit breaker: no capacity, fail fast
             logger.debug("retry not made: %s", short)
+            token.notify_failure(now())
+            return "capacity"
+        if wait <= 0:
             return None
-        wait = (
-            getattr(paid, "wait", 0.0) if not isinstance(paid, (int, float)) else paid
-        )
-        next_token = token if isinstance(paid, (int, float)) else paid
-        if not wait:
-            return next_token
         if now() + wait > limit:
-            return None
+            token.notify_failure(now())
+            return "capacity"
         yield Sleep(wait)
-        token = next_token
 
 
 def _take_rate_token(

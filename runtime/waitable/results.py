@@ -36,7 +36,10 @@ class Attempt(Generic[OutputT]):
     when it raised); `error_type` is the error code the call raised, if any.
     `acceptor_index` is the 0-based index of the acceptor that matched, None when an
     implicit rule decided (no acceptor matched, or the deadline passed).
-    `retries` lists the retries of this poll's call made under `retry=`.
+    `retries` lists the retries of this poll's call made under `retry=`;
+    `retry_stopped` says why no further retry was made when the policy wanted one:
+    `"max_attempts"`, `"max_time"` (the retry's backoff would pass the deadline or
+    the strategy's `max_time`) or `"capacity"` (the token bucket was short).
     """
 
     number: int
@@ -48,6 +51,7 @@ class Attempt(Generic[OutputT]):
     output: OutputT | None
     error_type: str | None
     retries: tuple[Retry, ...] = ()
+    retry_stopped: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -307,11 +307,12 @@ def _text(value: Any) -> str:
 
 
 def _number(value: Any) -> float:
+    """A finite number, kept as it was written (an int stays an int: whole-second jitter)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"expected a number, got {type(value).__name__}")
     if not math.isfinite(value):
         raise ValueError(f"expected a finite number, got {value!r}")
-    return float(value)
+    return value
 
 
 def _count(value: Any) -> int:

@@ -80,14 +80,21 @@ class VirtualClock:
     anything but this clock (real timers, sockets) do not hold it back.
     """
 
-    def __init__(self, start: float = 0.0) -> None:
+    def __init__(self, start: float = 0.0, *, wall_start: float | None = None) -> None:
         self._now = float(start)
+        self._wall_offset = (
+            self._now if wall_start is None else float(wall_start)
+        ) - self._now
         self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
 
     def now(self) -> float:
         """The current virtual time in seconds."""
         return self._now
+
+    def wall(self) -> float:
+        """Virtual wall-clock seconds (`wall_start`, default `start`, plus time moved)."""
+        return self._now + self._wall_offset
 
     def sleep(self, seconds: float) -> None:
         """Move time forward by `seconds` (a blocking sleep that takes no real time)."""

@@ -2,7 +2,8 @@
 
 All I/O-free: a policy maps an outcome to a directive, and the bucket answers
 "paid" or "wait this long" for a clock reading it is given. The retry loop that
-uses them lives in the engine (`waitable.flow`).
+uses them lives in the engine (`waitable.flow`); `StandardRetryStrategy` is its
+front end for retrying any block, and a waiter's `retry=`.
 """
 
 from .directives import (
@@ -15,6 +16,14 @@ from .directives import (
     TerminateAndSucceed,
 )
 from .policy import RetryPolicy, StandardRetryPolicy
+from .strategy import (
+    RetryAttemptsExceededError,
+    RetryFailedError,
+    RetryStrategy,
+    RetryStrategyError,
+    RetryTimeoutError,
+    StandardRetryStrategy,
+)
 from .token_bucket import (
     RetryCapacityExceededError,
     RetryToken,
@@ -24,13 +33,19 @@ from .token_bucket import (
 __all__ = [
     "TERMINATE_AND_FAIL",
     "TERMINATE_AND_SUCCEED",
+    "RetryAttemptsExceededError",
     "RetryCapacityExceededError",
     "RetryDirective",
     "RetryError",
     "RetryErrorType",
+    "RetryFailedError",
     "RetryPolicy",
+    "RetryStrategy",
+    "RetryStrategyError",
+    "RetryTimeoutError",
     "RetryToken",
     "StandardRetryPolicy",
+    "StandardRetryStrategy",
     "StandardRetryTokenBucket",
     "TerminateAndFail",
     "TerminateAndSucceed",

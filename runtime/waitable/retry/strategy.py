@@ -1,0 +1,273 @@
+"""Seed 001's `RetryStrategy` and the standard one, run by the waiter engine itself.
+
+`StandardRetryStrategy.retry(policy, block)` runs `block` at least once and
+retries it while `policy` says `RetryError`, with a token bucket and a backoff,
+up to `max_attempts` tries and `max_time` seconds. It is no second loop: it is
+the engine (`waitable.flow`) with one poll whose call is retried, the policy as
+its judge, driven by the same sync and asyncio drivers as every waiter. Given to
+a waiter as `retry=`, the same strategy retries each poll's call.
+
+Defaults follow the AWS SDKs' "standard" retry mode: 3 tries, full-jitter
+exponential backoff `random(0, min(20, 2 ** (n - 1)))` seconds before retry `n`,
+and a `StandardRetryTokenBucket` (500 units, 5 per retry, 10 per timeout or
+throttling retry, 1 back per success).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from ..backoff import Backoff, ExponentialFullJitter
+from ..clock import Clock, SystemClock
+from ..definition import (
+    Acceptor,
+    AcceptorState,
+    SuccessMatcher,
+    WaiterDefinition,
+)
+from ..drivers import run_async, run_sync
+from ..errors import (
+    WaiterConfigurationError,
+    WaiterError,
+    WaiterFailureStateError,
+    WaiterTimeoutError,
+)
+from ..flow import CallRetry, Raised, Returned, WaitPlan, flow, start
+from ..matching import Verdict
+from ..options import WaitOptions
+from ..results import WaiterResult
+from .directives import TerminateAndSucceed
+from .policy import RetryPolicy, StandardRetryPolicy
+from .token_bucket import StandardRetryTokenBucket
+
+__all__ = [
+    "RetryAttemptsExceededError",
+    "RetryFailedError",
+    "RetryStrategy",
+    "RetryStrategyError",
+    "RetryTimeoutError",
+    "StandardRetryStrategy",
+]
+
+T = TypeVar("T")
+
+_SUCCESS = Verdict(AcceptorState.SUCCESS, None)
+#: AWS standard mode: the backoff before a retry never exceeds 20 seconds.
+MAX_BACKOFF = 20.0
+
+
+class RetryStrategyError(Exception):
+    """A retried block did not succeed; `.result` holds every try, `__cause__` the last error."""
+
+    def __init__(self, message: str, result: WaiterResult[Any]) -> None:
+        super().__init__(message)
+        self.result = result
+
+    @property
+    def attempts(self) -> int:
+        """How many tries were made."""
+        last = self.result.last_attempt
+        return 0 if last is None else len(last.retries) + 1
+
+
+class RetryAttemptsExceededError(RetryStrategyError):
+    """Every try failed with a retryable error and no more could be made."""
+
+
+class RetryTimeoutError(RetryStrategyError):
+    """`max_time` passed before a try succeeded."""
+
+
+class RetryFailedError(RetryStrategyError):
+    """The policy said the last outcome is final (`TerminateAndFail`)."""
+
+
+class RetryStrategy(Protocol):
+    """Seed 001's `RetryStrategy`: run a block, evaluate, succeed, fail or retry."""
+
+    def retry(self, policy: RetryPolicy[Any], block: Callable[[], T]) -> T:
+        """Run `block` until `policy` says succeed (or raise)."""
+        ...
+
+    async def retry_async(
+        self, policy: RetryPolicy[Any], block: Callable[[], Awaitable[T]]
+    ) -> T:
+        """`retry` for a coroutine function."""
+        ...
+
+    def call_retry(self) -> CallRetry:
+        """How a waiter retries each poll's call under this strategy."""
+        ...
+
+
+@dataclass(frozen=True)
+class StandardRetryStrategy:
+    """The standard strategy: `max_attempts` tries within `max_time` seconds.
+
+    `token_bucket` is shared by every call this strategy retries (and may be
+    shared among strategies, threads and tasks); `backoff` is any strategy of
+    `waitable.backoff`; `policy` classifies outcomes when the strategy retries a
+    waiter's calls (`retry(policy, block)` takes its own).
+    """
+
+    max_attempts: int = 3
+    max_time: float | None = None
+    token_bucket: StandardRetryTokenBucket | None = field(
+        default_factory=StandardRetryTokenBucket
+    )
+    backoff: Backoff = ExponentialFullJitter(base=1.0)
+    max_backoff: float = MAX_BACKOFF
+    policy: RetryPolicy[Any] = field(default_factory=StandardRetryPolicy)
+    clock: Clock = field(default_factory=SystemClock)
+    rng: random.Random = field(default_factory=random.Random, compare=False)
+
+    def __post_init__(self) -> None:
+        if (
+            isinstance(self.max_attempts, bool)
+            or not isinstance(self.max_attempts, int)
+            or self.max_attempts < 1
+        ):
+            raise WaiterConfigurationError(
+                f"max_attempts must be an integer >= 1 (tries, the first included), "
+                f"got {self.max_attempts!r}"
+            )
+        if self.max_time is not None and (
+            isinstance(self.max_time, bool)
+            or not isinstance(self.max_time, (int, float))
+            or not 0 < self.max_time < math.inf
+        ):
+            raise WaiterConfigurationError(
+                f"max_time must be a positive, finite number of seconds (or None), "
+                f"got {self.max_time!r}"
+            )
+        if not callable(self.backoff):
+            raise WaiterConfigurationError(
+                f"backoff must be a strategy such as ExponentialFullJitter(), "
+                f"got {self.backoff!r}"
+            )
+
+    def call_retry(self) -> CallRetry:
+        """This strategy as the engine's per-call retry settings."""
+        return CallRetry(
+            policy=self.policy,
+            backoff=self.backoff,
+            max_attempts=self.max_attempts,
+            max_time=math.inf if self.max_time is None else self.max_time,
+            bucket=self.token_bucket,
+            max_delay=self.max_backoff,
+        )
+
+    def retry(self, policy: RetryPolicy[Any], block: Callable[[], T]) -> T:
+        """Run `block` at least once, retrying while `policy` says `RetryError`."""
+        plan = self._plan(policy)
+        state = start(plan, self.clock.now())
+        try:
+            result = run_sync(flow(plan, state, self.clock.now), block, self.clock)
+        except WaiterError as error:
+            raise _translate(error) from error.__cause__
+        value: T = result.output
+        return value
+
+    async def retry_async(
+        self, policy: RetryPolicy[Any], block: Callable[[], Awaitable[T]]
+    ) -> T:
+        """`retry` for a coroutine function, on asyncio."""
+        plan = self._plan(policy)
+        state = start(plan, self.clock.now())
+        try:
+            result = await run_async(
+                flow(plan, state, self.clock.now), block, self.clock
+            )
+        except WaiterError as error:
+            raise _translate(error) from error.__cause__
+        value: T = result.output
+        return value
+
+    def _plan(self, policy: RetryPolicy[Any]) -> WaitPlan:
+        if not callable(getattr(policy, "evaluate", None)):
+            raise WaiterConfigurationError(
+                f"policy must be a RetryPolicy (an object with evaluate(outcome)), "
+                f"got {policy!r}"
+            )
+
+        def judge(
+            plan: WaitPlan,
+            outcome: Returned | Raised,
+            input_data: Any,
+            code: str | None,
+        ) -> Verdict | None:
+            directive = policy.evaluate(outcome)
+            return _SUCCESS if isinstance(directive, TerminateAndSucceed) else None
+
+        max_time = math.inf if self.max_time is None else float(self.max_time)
+        options = WaitOptions(max_time, 0.0, self.max_backoff, 1, self.backoff)
+        retrying = CallRetry(
+            policy=policy,
+            backoff=self.backoff,
+            max_attempts=self.max_attempts,
+            max_time=max_time,
+            bucket=self.token_bucket,
+            max_delay=self.max_backoff,
+        )
+        return WaitPlan(
+            _RETRY_DEFINITION,
+            None,
+            options,
+            self.rng,
+            judge=judge,
+            call_retry=retrying,
+        )
+
+
+_RETRY_DEFINITION = WaiterDefinition(
+    name="retry",
+    operation="block",
+    acceptors=(Acceptor(AcceptorState.SUCCESS, SuccessMatcher(True)),),
+    documentation="A block retried by a StandardRetryStrategy.",
+)
+
+
+def _translate(error: WaiterError) -> RetryStrategyError:
+    """The engine's ending of a retried block as the strategy's own error."""
+    result = error.result
+    last = result.last_attempt
+    tries = 0 if last is None else len(last.retries) + 1
+    seen = (
+        f"last error {last.error_type}"
+        if last is not None and last.error_type is not None
+        else "last outcome a value the policy rejected"
+    )
+    stopped = None if last is None else last.retry_stopped
+    if isinstance(error, WaiterTimeoutError) or stopped == "max_time":
+        return RetryTimeoutError(
+            f"retry gave up: max_time ran out after {tries} tr{'y' if tries == 1 else 'ies'} "
+            f"in {result.elapsed:.1f}s, {seen}; raise max_time to allow more retries",
+            result,
+        )
+    if stopped == "max_attempts":
+        return RetryAttemptsExceededError(
+            f"retry gave up after {tries} tries (max_attempts), {seen}; raise "
+            "max_attempts, or look at why every try failed",
+            result,
+        )
+    if stopped == "capacity":
+        return RetryAttemptsExceededError(
+            f"retry gave up after {tries} tr{'y' if tries == 1 else 'ies'}: the token "
+            f"bucket had no capacity for another retry, {seen}; the service is failing "
+            "often, so retries are being rationed",
+            result,
+        )
+    what = (
+        "a value"
+        if isinstance(error, WaiterFailureStateError)
+        else (last.error_type if last is not None and last.error_type else "an error")
+    )
+    return RetryFailedError(
+        f"retry stopped after {tries} tr{'y' if tries == 1 else 'ies'}: the policy "
+        f"says {what} is final (not retryable); the original error is chained",
+        result,
+    )
