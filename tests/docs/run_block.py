@@ -21,13 +21,14 @@ from typing import Any
 def compile_piece(markdown_file: str, first_line: int, source: str) -> CodeType:
     """Compile one piece so that its line numbers are the Markdown file's."""
     padded = "\n" * (first_line - 1) + source
-    return compile(
+    code: CodeType = compile(
         padded,
         markdown_file,
         "exec",
         flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
         dont_inherit=True,
     )
+    return code
 
 
 async def run_async(codes: list[CodeType], namespace: dict[str, Any]) -> None:
