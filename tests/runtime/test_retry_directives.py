@@ -24,13 +24,13 @@ def test_error_types_carry_the_seed_names() -> None:
         "Timeout",
     ]
     assert RetryErrorType("Throttling") is RetryErrorType.THROTTLING
-    assert RetryErrorType.TIMEOUT == "Timeout"
+    assert RetryErrorType.TIMEOUT == "Timeout"  # type: ignore[comparison-overlap]
 
 
 def test_directives_compare_by_value() -> None:
     assert TerminateAndSucceed() == TERMINATE_AND_SUCCEED
     assert TerminateAndFail() == TERMINATE_AND_FAIL
-    assert TERMINATE_AND_SUCCEED != TERMINATE_AND_FAIL
+    assert TERMINATE_AND_SUCCEED != TERMINATE_AND_FAIL  # type: ignore[comparison-overlap]
     assert RetryError(RetryErrorType.TIMEOUT) == RetryError(RetryErrorType.TIMEOUT)
     assert RetryError(RetryErrorType.TIMEOUT) != RetryError(RetryErrorType.THROTTLING)
     assert len({RetryError(r) for r in RetryErrorType}) == 4

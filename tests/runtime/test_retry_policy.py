@@ -11,7 +11,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-import requests.exceptions  # type: ignore[import-untyped]
+import requests.exceptions
 import urllib3.exceptions
 from botocore.exceptions import (  # type: ignore[import-untyped]
     ClientError,
@@ -344,6 +344,7 @@ def test_every_client_error_gets_a_directive_by_the_rules(
         response["ResponseMetadata"] = {"HTTPStatusCode": status}
     directive = evaluate(ClientError(response, "Op"))
     name = code.rpartition("#")[2]
+    expected: RetryDirective
     if name in THROTTLING_ERROR_CODES:
         expected = THROTTLING
     elif name in TIMEOUT_ERROR_CODES:
