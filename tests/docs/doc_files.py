@@ -22,7 +22,7 @@ class Check(enum.Enum):
     PARSE_PYTHON = "python, skipped: parsed and imports checked"
     SHELL = "bash: syntax checked, generate-waiters commands run"
     QUICKSTART = "bash quick start: syntax checked only (CI runs it)"
-    JSON = "json: parsed"
+    JSON = "json: parsed, smithy-build run commands run"
     LISTING = "text: listed files checked against a generated package"
     TEXT = "text: not code"
     UNKNOWN = "unknown language"

@@ -217,6 +217,52 @@ def test_json_example_parses(block: CodeBlock) -> None:
         pytest.fail(f"{block.path}:{block.line + error.lineno}: not JSON: {error.msg}")
 
 
+def run_plugin_commands(config: object) -> list[list[str]]:
+    """The generate-waiters commands of a smithy-build config's `run` plugins."""
+    plugins = config.get("plugins", {}) if isinstance(config, dict) else {}
+    return [
+        plugin["command"]
+        for name, plugin in plugins.items()
+        if name.startswith("run::")
+        and Path(plugin.get("command", [""])[0]).name == "generate-waiters"
+    ]
+
+
+def smithy_build_blocks() -> list[CodeBlock]:
+    """The JSON blocks that are smithy-build configs running generate-waiters."""
+    found = []
+    for block in blocks_checked_by(Check.JSON):
+        try:
+            if run_plugin_commands(json.loads(block.code)):
+                found.append(block)
+        except json.JSONDecodeError:
+            continue  # reported by test_json_example_parses
+    return found
+
+
+@pytest.mark.parametrize("block", smithy_build_blocks(), ids=block_id)
+def test_smithy_build_run_commands_generate(
+    block: CodeBlock, sandbox: Path, example_env: dict[str, str]
+) -> None:
+    """As smithy-build's run plugin does: the model on stdin, SMITHY_PLUGIN_DIR set."""
+    model = (sandbox / "examples" / "spec_examples.json").read_text(encoding="utf-8")
+    for command in run_plugin_commands(json.loads(block.code)):
+        out = sandbox / "plugin_out"
+        done = subprocess.run(
+            command,
+            input=model,
+            cwd=sandbox,
+            env={**example_env, "SMITHY_PLUGIN_DIR": str(out)},
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
+        assert done.returncode == 0, f"{block.where}: {command}\n" + explain(done)
+        assert (
+            out / "__init__.py"
+        ).is_file(), f"{block.where}: {command} wrote nothing"
+
+
 @pytest.mark.parametrize("block", blocks_checked_by(Check.LISTING), ids=block_id)
 def test_listing_names_exactly_the_generated_files(
     block: CodeBlock, doc_packages: Path
