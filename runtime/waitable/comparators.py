@@ -8,6 +8,11 @@ common "no match" answer comes from C-level list operations (`expected in
 value`, `value.count(expected)`); the exact per-item check (a string, and
 equal), which only matters when some item claims equality, runs on the rare
 "match" answer alone.
+
+Comparators never raise on a value: an item whose `==` raises is judged by the
+exact check alone, which compares with `str.__eq__`. Values reach them in the
+data model, where every string is exactly a `str` (the conversion turns
+subclasses into plain strings), so the fast `in`/`count` answers are exact too.
 """
 
 from __future__ import annotations
@@ -28,10 +33,12 @@ __all__ = [
 
 Comparison = Callable[[Any, str], bool]
 
+_str_eq: Callable[[str, str], bool] = str.__eq__
+
 
 def string_equals(value: Any, expected: str) -> bool:
     """`stringEquals`: the value is a string equal to `expected`."""
-    return isinstance(value, str) and value == expected
+    return isinstance(value, str) and _str_eq(value, expected)
 
 
 def boolean_equals(value: Any, expected: str) -> bool:
@@ -51,7 +58,7 @@ def all_string_equals(value: Any, expected: str) -> bool:
         pass
     if countOf(map(type, value), str) == len(value):
         return True  # all equal, and all exactly strings
-    return all(isinstance(item, str) and item == expected for item in value)
+    return all(isinstance(item, str) and _str_eq(item, expected) for item in value)
 
 
 def any_string_equals(value: Any, expected: str) -> bool:
@@ -63,7 +70,7 @@ def any_string_equals(value: Any, expected: str) -> bool:
             return False
     except Exception:  # an item (not a JSON value) whose `==` raises
         pass
-    return any(isinstance(item, str) and item == expected for item in value)
+    return any(isinstance(item, str) and _str_eq(item, expected) for item in value)
 
 
 COMPARATORS: Mapping[str, Comparison] = {

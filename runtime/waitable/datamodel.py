@@ -9,6 +9,14 @@ Conversion is copy-on-write: a dict or list that needs nothing converted under
 it comes back as the same object, and only the containers on the way to a
 converted value are copied. A botocore response whose read parts hold only
 dicts, lists, strings and numbers is therefore not copied at all.
+
+Every value comes out as exactly a JSON type: subclasses of `str`, `int` and
+`float` become plain values (read through the base type, so their own methods are
+never called), and a `Decimal` becomes a float (a signalling NaN a quiet one, a
+huge one infinity). Conversion recurses once per level of nesting: a value that
+holds itself, or nests deeper than Python's recursion limit, raises
+`RecursionError`, which the engine reads as "cannot be compared"
+(`waitable.matching`).
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ import base64
 import dataclasses
 import datetime
 import enum
+import math
 from collections.abc import Callable, Mapping, Set
 from decimal import Decimal
 from itertools import islice
@@ -144,8 +153,12 @@ def _convert_other(value: Any) -> Any:
     """The slower cases: subclasses and the non-JSON Smithy types."""
     if isinstance(value, enum.Enum):
         return to_jmespath(value.value)
-    if isinstance(value, (str, int, float, bool)):
-        return value
+    if isinstance(value, str):
+        return str.__str__(value)  # the exact text, whatever the subclass overrides
+    if isinstance(value, int):
+        return int.__index__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
     if isinstance(value, datetime.datetime):
         if value.tzinfo is None:
             value = value.replace(tzinfo=_UTC)  # a naive timestamp is read as UTC
@@ -153,7 +166,7 @@ def _convert_other(value: Any) -> Any:
     if isinstance(value, (bytes, bytearray, memoryview)):
         return base64.b64encode(bytes(value)).decode("ascii")
     if isinstance(value, Decimal):
-        return float(value)
+        return math.nan if value.is_nan() else float(value)  # float() refuses sNaN
     if isinstance(value, Mapping):
         return {str(k): to_jmespath(v) for k, v in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

@@ -21,6 +21,7 @@ from .comparators import COMPARATORS, Comparison
 from .jmespath_runtime import JMESPathEvaluationError
 from .outputs import OutputConverter
 from .reads import Reads, reads_of
+from .seconds import SecondsError, parse_seconds
 
 __all__ = [
     "Acceptor",
@@ -69,16 +70,23 @@ def _compile(path: str, what: str) -> Search:
             f"invalid JMESPath expression in {what} {path!r}: {exc}; "
             "fix the expression in the waiter's trait"
         ) from exc
+    except RecursionError:
+        raise WaiterDefinitionError(
+            f"the JMESPath expression in {what} {path[:60]!r}... nests too deeply "
+            "to parse; simplify the expression in the waiter's trait"
+        ) from None
 
     def search(value: Any) -> Any:
-        """The interpreter's search; its bare ValueErrors (a zero slice step) are
-        evaluation errors, so the acceptor does not match instead of crashing."""
+        """The interpreter's search. What it raises on values outside its own checks
+        (a zero slice step, `contains` of a number in a string, `ceil(inf)`, a sum
+        beyond a double) are evaluation errors: the acceptor does not match."""
         try:
             return parsed.search(value)
         except JMESPathError:
             raise
-        except ValueError as exc:
-            raise JMESPathEvaluationError("invalid-value", str(exc)) from exc
+        except (TypeError, ValueError, ArithmeticError) as exc:
+            kind = "invalid-type" if isinstance(exc, TypeError) else "invalid-value"
+            raise JMESPathEvaluationError(kind, type(exc).__name__) from exc
 
     return search
 
@@ -227,14 +235,10 @@ class WaiterDefinition:
             ("min_delay", self.min_delay),
             ("max_delay", self.max_delay),
         ):
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, (int, float))
-                or not value > 0
-            ):
-                raise WaiterDefinitionError(
-                    f"{where}: {label} must be a positive number of seconds, got {value!r}"
-                )
+            try:
+                object.__setattr__(self, label, parse_seconds(value))
+            except SecondsError as exc:
+                raise WaiterDefinitionError(f"{where}: {label} {exc}") from None
         if self.min_delay > self.max_delay:
             raise WaiterDefinitionError(
                 f"{where}: minDelay {self.min_delay} is greater than maxDelay "

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .definition import AcceptorState
 from .results import WaiterResult
 
 __all__ = [
     "WaiterConfigurationError",
     "WaiterError",
+    "WaiterEvaluationError",
     "WaiterFailureStateError",
     "WaiterMaxAttemptsError",
     "WaiterOperationError",
@@ -128,3 +130,53 @@ class WaiterMaxAttemptsError(WaiterError):
         self.max_attempts = max_attempts
         self.max_wait_time = max_wait_time
         self.remaining = remaining
+
+
+class WaiterEvaluationError(WaiterError):
+    """An acceptor could not be evaluated for a reason that is not the response's data.
+
+    Raised when evaluating acceptor `acceptor_index` raised something other than
+    the evaluation errors that mean "does not match" (see `waitable.matching`):
+    typically an exception from a client's own objects (a mapping subclass whose
+    `get` raises) or a bug in waitable. The original exception is `__cause__`,
+    its class name `cause_type`.
+
+    `waitable.matching` raises it before the engine knows the wait's history, with
+    an empty `result`; the engine attaches the real one with `with_result`.
+    """
+
+    def __init__(
+        self,
+        waiter: str,
+        *,
+        acceptor_index: int,
+        matcher: str,
+        cause_type: str,
+        result: WaiterResult[Any] | None = None,
+    ) -> None:
+        if result is None:
+            result = WaiterResult(waiter, AcceptorState.FAILURE, None, 0, 0.0, ())
+        seen = f" {_summary(result)}" if result.history else ""
+        super().__init__(
+            f"waiter {waiter} could not evaluate acceptor {acceptor_index} "
+            f"({matcher}): {cause_type} was raised while evaluating it{seen}; "
+            "this is not a verdict on the response: check what the client returns "
+            "(custom mapping or string types) or report it as a waitable bug",
+            result,
+        )
+        self.waiter = waiter
+        self.acceptor_index = acceptor_index
+        self.matcher = matcher
+        self.cause_type = cause_type
+
+    def with_result(self, result: WaiterResult[Any]) -> WaiterEvaluationError:
+        """The same error carrying the wait's real `result`; `__cause__` is kept."""
+        error = WaiterEvaluationError(
+            self.waiter,
+            acceptor_index=self.acceptor_index,
+            matcher=self.matcher,
+            cause_type=self.cause_type,
+            result=result,
+        )
+        error.__cause__ = self.__cause__
+        return error

@@ -2,9 +2,40 @@
 
 Acceptors are tried in order and the first match decides. `output` and
 `inputOutput` matchers only see successful responses, `errorType` only errors,
-`success` both. A path whose evaluation fails at run time (a JMESPath function
-given a value of the wrong type, such as `length(null)`) does not match; the
-waiter goes on to the next acceptor instead of crashing.
+`success` both.
+
+Evaluation is total: whatever a response holds, evaluating an acceptor ends in
+exactly one of three ways.
+
+1. **It matches**: the path's value, in the JMESPath data model, satisfies the
+   comparator.
+2. **It does not match**, and the next acceptor is tried, when the value cannot
+   be compared (the spec's comparators match only a value of their type):
+
+   - the path fails on this data as JMESPath defines it (`length(null)`, a
+     function given the wrong type): `JMESPathEvaluationError` from a compiled
+     path, `JMESPathError` from the `jmespath` package;
+   - the response, or the part of it the path reads, lies outside what the data
+     model can hold: nested deeper than Python's recursion limit lets us walk,
+     holding itself (a cycle), or holding a number that cannot be turned into
+     a double or printed (`10**5000` summed with a float, `ceil(inf)` in the
+     interpreter). Python reports these as `RecursionError`, `ArithmeticError`
+     (`OverflowError`, the `decimal` signals) and `ValueError` (the
+     int-to-string digit limit, NaN to integer); all of them, from the
+     conversion, the path or the comparator, mean "does not match".
+
+   When the output itself cannot be put in the data model, no `output` or
+   `inputOutput` matcher matches on that poll; `success` matchers still do. A
+   failure acceptor's `message` that cannot be evaluated gives no reason.
+3. **`WaiterEvaluationError`** (a `WaiterError`) for any other exception raised
+   while evaluating: an exception from a client's own objects (a mapping
+   subclass whose `get` raises) or a bug. It names the waiter, the acceptor
+   index and the matcher, and chains the original as `__cause__`.
+
+`MemoryError` and exceptions that are not `Exception`s (`KeyboardInterrupt`,
+`asyncio.CancelledError`) pass through untouched: they are not about the
+response. A comparator given a value of the wrong type, a non-JSON Python
+object included, returns False without raising.
 """
 
 from __future__ import annotations
@@ -17,22 +48,31 @@ from typing import Any
 from jmespath.exceptions import JMESPathError
 
 from .datamodel import to_jmespath
-from .jmespath_runtime import JMESPathEvaluationError
 from .definition import (
     Acceptor,
     AcceptorState,
     ErrorTypeMatcher,
     InputOutputMatcher,
+    Matcher,
     OutputMatcher,
     Search,
     SuccessMatcher,
     WaiterDefinition,
 )
+from .errors import WaiterConfigurationError, WaiterEvaluationError
+from .jmespath_runtime import JMESPathEvaluationError
 
-__all__ = ["Verdict", "match_error", "match_output"]
+__all__ = [
+    "NO_MATCH_ERRORS",
+    "Verdict",
+    "input_to_jmespath",
+    "match_error",
+    "match_output",
+]
 
 logger = logging.getLogger("waitable")
 _UNSET: Any = object()
+_UNREADABLE: Any = object()  # the output could not be put in the data model
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,39 +84,82 @@ class Verdict:
     reason: str | None = None
 
 
-#: JMESPath's own error and the compiled runtime's, both meaning "no match".
-_EVALUATION_ERRORS = (JMESPathError, JMESPathEvaluationError)
+NO_MATCH_ERRORS: tuple[type[Exception], ...] = (
+    JMESPathError,
+    JMESPathEvaluationError,
+    RecursionError,
+    ArithmeticError,
+    ValueError,
+)
+"""What evaluating a matcher may raise when the value cannot be compared: no match."""
 
 
 _RETRY = Verdict(AcceptorState.RETRY, None)
 
 
+def _why(exc: BaseException) -> str:
+    """The error's text for a log line; its class name when the text cannot be built."""
+    try:
+        return f"{type(exc).__name__}: {exc}"[:300]
+    except Exception:  # a message holding a huge int or a deep value
+        return type(exc).__name__
+
+
+def _no_match(
+    definition: WaiterDefinition, index: int, what: str, exc: BaseException
+) -> None:
+    logger.debug(
+        "%s: acceptor %d's %s could not be evaluated, so it does not match: %s",
+        definition.name,
+        index,
+        what,
+        _why(exc),
+    )
+
+
+def _unexpected(
+    definition: WaiterDefinition, index: int, matcher: Matcher, exc: Exception
+) -> WaiterEvaluationError:
+    error = WaiterEvaluationError(
+        definition.name,
+        acceptor_index=index,
+        matcher=matcher.describe(),
+        cause_type=type(exc).__name__,
+    )
+    error.__cause__ = exc
+    return error
+
+
 def _search(search: Search, data: Any, definition: WaiterDefinition, index: int) -> Any:
-    """Run a compiled path; a run-time evaluation error yields a value nothing matches."""
+    """Run a compiled path; a value that cannot be evaluated yields `_UNSET`."""
     try:
         return search(data)
-    except _EVALUATION_ERRORS as exc:
-        logger.debug(
-            "%s: acceptor %d's path failed to evaluate, so it does not match: %s",
-            definition.name,
-            index,
-            exc,
-        )
+    except NO_MATCH_ERRORS as exc:
+        _no_match(definition, index, "path", exc)
         return _UNSET
+
+
+def _convert(definition: WaiterDefinition, output: Any, index: int) -> Any:
+    """The output in the data model, or `_UNREADABLE` when it cannot be put there."""
+    try:
+        return definition.output_converter(output)
+    except NO_MATCH_ERRORS as exc:
+        _no_match(definition, index, "output (in the JMESPath data model)", exc)
+        return _UNREADABLE
 
 
 def _message(
     acceptor: Acceptor, data: Any, definition: WaiterDefinition, index: int
 ) -> str | None:
     """The acceptor's `message` evaluated on `data`: a string, or a list joined with "; "."""
-    if acceptor.compiled_message is None or data is _UNSET:
+    if acceptor.compiled_message is None or data is _UNSET or data is _UNREADABLE:
         return None
     value = _search(acceptor.compiled_message, data, definition, index)
     if isinstance(value, str):
-        return value or None
+        return str.__str__(value) or None  # exactly the text, whatever its class
     if isinstance(value, list):
-        parts = [item for item in value if isinstance(item, str) and item]
-        return "; ".join(parts) or None
+        parts = [str.__str__(item) for item in value if isinstance(item, str)]
+        return "; ".join(part for part in parts if part) or None
     return None
 
 
@@ -84,36 +167,62 @@ def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> 
     """Judge a successful response; no match is the implicit retry.
 
     `input_data` is the operation input already in the JMESPath data model. The
-    output is put in the data model at most once, and only if some acceptor reads it.
+    output is put in the data model at most once, and only if some acceptor reads
+    it. Raises only `WaiterEvaluationError` (see the module docstring).
     """
     data = _UNSET
     values: dict[tuple[bool, str], Any] = {}  # a path shared by acceptors runs once
     for index, acceptor in enumerate(definition.acceptors):
         matcher = acceptor.matcher
-        seen: Any = _UNSET
-        if isinstance(matcher, (OutputMatcher, InputOutputMatcher)):
-            if data is _UNSET:
-                data = definition.output_converter(output)
-            both = isinstance(matcher, InputOutputMatcher)
-            seen = {"input": input_data, "output": data} if both else data
-            key = (both, matcher.path)
-            value = values.get(key, _UNSET)
-            if value is _UNSET:
-                value = values[key] = _search(matcher.compiled, seen, definition, index)
-            hit = matcher.comparison(value, matcher.expected)
-        elif isinstance(matcher, SuccessMatcher):
-            hit = matcher.success
-        else:
-            hit = False
-        if hit:
-            if seen is _UNSET and acceptor.compiled_message is not None:
+        try:
+            seen: Any = _UNSET
+            if isinstance(matcher, (OutputMatcher, InputOutputMatcher)):
                 if data is _UNSET:
-                    data = definition.output_converter(output)
-                seen = data
-            return Verdict(
-                acceptor.state, index, _message(acceptor, seen, definition, index)
-            )
+                    data = _convert(definition, output, index)
+                if data is _UNREADABLE:
+                    continue
+                both = isinstance(matcher, InputOutputMatcher)
+                seen = {"input": input_data, "output": data} if both else data
+                key = (both, matcher.path)
+                value = values.get(key, _UNSET)
+                if value is _UNSET:
+                    value = values[key] = _search(
+                        matcher.compiled, seen, definition, index
+                    )
+                hit = value is not _UNSET and _compare(
+                    matcher, value, definition, index
+                )
+            elif isinstance(matcher, SuccessMatcher):
+                hit = matcher.success
+            else:
+                hit = False
+            if hit:
+                if seen is _UNSET and acceptor.compiled_message is not None:
+                    if data is _UNSET:
+                        data = _convert(definition, output, index)
+                    seen = data
+                return Verdict(
+                    acceptor.state, index, _message(acceptor, seen, definition, index)
+                )
+        except MemoryError:
+            raise
+        except Exception as exc:
+            raise _unexpected(definition, index, matcher, exc) from exc
     return _RETRY
+
+
+def _compare(
+    matcher: OutputMatcher | InputOutputMatcher,
+    value: Any,
+    definition: WaiterDefinition,
+    index: int,
+) -> bool:
+    """The matcher's comparator on `value`; a value that cannot be compared is False."""
+    try:
+        return matcher.comparison(value, matcher.expected)
+    except NO_MATCH_ERRORS as exc:
+        _no_match(definition, index, "comparator", exc)
+        return False
 
 
 def match_error(
@@ -122,7 +231,7 @@ def match_error(
     """Judge an error with code `code`; None means no acceptor matched (the implicit failure).
 
     A failure acceptor's `message` is evaluated on the error's botocore-style
-    `response` mapping when it has one.
+    `response` mapping when it has one. Raises only `WaiterEvaluationError`.
     """
     for index, acceptor in enumerate(definition.acceptors):
         matcher = acceptor.matcher
@@ -133,9 +242,45 @@ def match_error(
         else:
             hit = False
         if hit:
-            response = getattr(error, "response", None)
-            seen = to_jmespath(response) if isinstance(response, Mapping) else _UNSET
-            return Verdict(
-                acceptor.state, index, _message(acceptor, seen, definition, index)
-            )
+            try:
+                seen = _error_response(acceptor, error, definition, index)
+                reason = _message(acceptor, seen, definition, index)
+            except MemoryError:
+                raise
+            except Exception as exc:
+                raise _unexpected(definition, index, matcher, exc) from exc
+            return Verdict(acceptor.state, index, reason)
     return None
+
+
+def _error_response(
+    acceptor: Acceptor, error: Exception, definition: WaiterDefinition, index: int
+) -> Any:
+    """The error's `response` mapping in the data model, when a message will read it."""
+    if acceptor.compiled_message is None:
+        return _UNSET
+    response = getattr(error, "response", None)
+    if not isinstance(response, Mapping):
+        return _UNSET
+    try:
+        return to_jmespath(response)
+    except NO_MATCH_ERRORS as exc:
+        _no_match(definition, index, "error response (in the JMESPath data model)", exc)
+        return _UNREADABLE
+
+
+def input_to_jmespath(definition: WaiterDefinition, input: Any) -> Any:
+    """The operation input in the JMESPath data model, converted once per wait.
+
+    The input is the caller's, so one that cannot be put in the data model (it
+    holds itself, or nests deeper than Python's recursion limit) is a
+    `WaiterConfigurationError` raised before any request.
+    """
+    try:
+        return to_jmespath(input)
+    except NO_MATCH_ERRORS as exc:
+        raise WaiterConfigurationError(
+            f"waiter {definition.name}: the input cannot be put in the JMESPath data "
+            f"model ({type(exc).__name__}: it holds itself, nests too deeply or holds "
+            "an unconvertible value); pass plain data: dicts, lists, strings, numbers"
+        ) from None

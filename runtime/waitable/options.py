@@ -1,20 +1,31 @@
 """The per-call settings of one wait, checked before any request is made.
 
 The spec requires callers to say how long they will wait, so `max_wait_time` is
-mandatory and must be a positive, finite number of seconds. `min_delay` and
-`max_delay` override the waiter's own; `max_attempts` caps the number of polls.
+mandatory. It, `min_delay` and `max_delay` (which override the waiter's own) must
+be numbers of seconds as `waitable.seconds` defines them: finite, greater than 0,
+at most 100 years, never a `bool`, string or `Decimal`. `max_attempts` caps the
+number of polls. `resolve_options` raises nothing but `WaiterConfigurationError`
+(a `ValueError`) whatever it is given; `validate_seconds` and
+`validate_max_attempts` are the same checks for one option, for a constructor.
 """
 
 from __future__ import annotations
 
-import math
+import numbers
+import operator
 from dataclasses import dataclass
 
 from .backoff import Backoff
 from .definition import WaiterDefinition
 from .errors import WaiterConfigurationError
+from .seconds import SecondsError, describe_value, parse_seconds
 
-__all__ = ["WaitOptions", "resolve_options"]
+__all__ = [
+    "WaitOptions",
+    "resolve_options",
+    "validate_max_attempts",
+    "validate_seconds",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,17 +39,35 @@ class WaitOptions:
     backoff: Backoff
 
 
-def _seconds(waiter: str, name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+def validate_seconds(waiter_name: str, option_name: str, value: object) -> float:
+    """`value` as the seconds of option `option_name`, or `WaiterConfigurationError`.
+
+    An `int` comes back as an `int`, anything else as a `float`.
+    """
+    try:
+        return parse_seconds(value)
+    except SecondsError as exc:
         raise WaiterConfigurationError(
-            f"waiter {waiter}: {name} must be a number of seconds, got {value!r}"
-        )
-    if not math.isfinite(value) or value <= 0:
-        raise WaiterConfigurationError(
-            f"waiter {waiter}: {name} must be a positive, finite number of seconds, "
-            f"got {value!r}"
-        )
-    return value
+            f"waiter {waiter_name}: {option_name} {exc}; "
+            f"pass e.g. {option_name}=300 for five minutes"
+        ) from None
+
+
+def validate_max_attempts(waiter_name: str, value: object) -> int | None:
+    """`value` as a cap on polls (an `int` >= 1, or None for no cap), or `WaiterConfigurationError`."""
+    if value is None:
+        return None
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        try:
+            attempts = operator.index(value)
+        except Exception:
+            attempts = 0
+        if attempts >= 1:
+            return attempts
+    raise WaiterConfigurationError(
+        f"waiter {waiter_name}: max_attempts must be an integer >= 1 (or None for no "
+        f"cap), got {describe_value(value)}; pass e.g. max_attempts=10"
+    )
 
 
 def resolve_options(
@@ -58,34 +87,26 @@ def resolve_options(
             "every caller to say how long they will wait; "
             "pass e.g. wait(..., max_wait_time=300) for five minutes"
         )
-    max_wait_time = _seconds(name, "max_wait_time", max_wait_time)
+    max_wait_time = validate_seconds(name, "max_wait_time", max_wait_time)
     low = (
         definition.min_delay
         if min_delay is None
-        else _seconds(name, "min_delay", min_delay)
+        else validate_seconds(name, "min_delay", min_delay)
     )
     high = (
         definition.max_delay
         if max_delay is None
-        else _seconds(name, "max_delay", max_delay)
+        else validate_seconds(name, "max_delay", max_delay)
     )
     if low > high:
         raise WaiterConfigurationError(
             f"waiter {name}: min_delay {low:g} is greater than max_delay {high:g}; "
             "pass both min_delay and max_delay with min_delay <= max_delay"
         )
-    if max_attempts is not None and (
-        isinstance(max_attempts, bool)
-        or not isinstance(max_attempts, int)
-        or max_attempts < 1
-    ):
-        raise WaiterConfigurationError(
-            f"waiter {name}: max_attempts must be an integer >= 1 (or None for no cap), "
-            f"got {max_attempts!r}"
-        )
+    attempts = validate_max_attempts(name, max_attempts)
     if not callable(backoff):
         raise WaiterConfigurationError(
             f"waiter {name}: backoff must be a strategy such as waitable.SmithyBackoff() "
-            f"or a function of a RetryContext, got {backoff!r}"
+            f"or a function of a RetryContext, got {describe_value(backoff)}"
         )
-    return WaitOptions(max_wait_time, low, high, max_attempts, backoff)
+    return WaitOptions(max_wait_time, low, high, attempts, backoff)

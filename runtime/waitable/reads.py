@@ -60,7 +60,7 @@ def reads_of(expression: str) -> Reads:
         tree = parser.Parser().parse(expression).parsed
         root = Reads()
         _mark_whole(_walk(tree, [root]))
-    except (JMESPathError, _Unknown):
+    except (JMESPathError, _Unknown, RecursionError):
         return Reads(whole=True)
     return root
 
