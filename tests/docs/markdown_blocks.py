@@ -8,6 +8,9 @@ only blank lines may come between. The markers are:
     <!-- doctest: setup
     python code                        hidden code run before the block, in the same
     -->                                namespace (top-level await allowed)
+    <!-- doctest: teardown
+    python code                        hidden code run after the block (closing clients)
+    -->
     <!-- doctest: exit N -->           the block's generate-waiters commands exit N
     <!-- doctest: lists PACKAGE -->    a text block listing the files of a generated package
     <!-- quickstart -->                the quick-start commands: syntax-checked here, run by CI
@@ -22,7 +25,7 @@ from pathlib import Path
 
 FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 MARKER_PREFIX = "doctest:"
-DIRECTIVES = ("skip", "setup", "exit", "lists")
+DIRECTIVES = ("skip", "setup", "teardown", "exit", "lists")
 MARKER_BODY = re.compile(
     r"(?P<name>\S*)[ \t]*(?P<newline>\n?)(?P<argument>.*)", re.DOTALL
 )
@@ -34,7 +37,7 @@ class MarkerError(ValueError):
 
 @dataclass(frozen=True)
 class Setup:
-    """Hidden code of a `setup` marker and the Markdown line it starts on."""
+    """Hidden code of a `setup` or `teardown` marker and the Markdown line it starts on."""
 
     code: str
     line: int
@@ -46,6 +49,7 @@ class Directives:
 
     skip: str | None = None
     setups: tuple[Setup, ...] = ()
+    teardowns: tuple[Setup, ...] = ()
     exit_status: int = 0
     lists: str | None = None
     quickstart: bool = False
@@ -146,7 +150,7 @@ def _closes(line: str, fence: str) -> bool:
 def _directives(markers: list[tuple[int, str]], display_path: str) -> Directives:
     """Fold the markers before one block into its `Directives`."""
     skip: str | None = None
-    setups: list[Setup] = []
+    hidden: dict[str, list[Setup]] = {"setup": [], "teardown": []}
     exit_status = 0
     lists: str | None = None
     quickstart = False
@@ -164,10 +168,11 @@ def _directives(markers: list[tuple[int, str]], display_path: str) -> Directives
             if not argument.strip():
                 raise MarkerError(f"{where}: `doctest: skip` needs a reason after it")
             skip = argument.strip()
-        elif name == "setup":
+        elif name in hidden:
             if not argument.strip():
-                raise MarkerError(f"{where}: `doctest: setup` holds no code")
-            setups.append(Setup(textwrap.dedent(argument).rstrip() + "\n", code_line))
+                raise MarkerError(f"{where}: `doctest: {name}` holds no code")
+            code = textwrap.dedent(argument).rstrip() + "\n"
+            hidden[name].append(Setup(code, code_line))
         elif name == "exit":
             if not argument.strip().isdigit():
                 raise MarkerError(
@@ -185,4 +190,11 @@ def _directives(markers: list[tuple[int, str]], display_path: str) -> Directives
                 f"{where}: unknown doctest marker {name!r}; "
                 f"use one of {', '.join(DIRECTIVES)} (see tests/docs/markdown_blocks.py)"
             )
-    return Directives(skip, tuple(setups), exit_status, lists, quickstart)
+    return Directives(
+        skip,
+        tuple(hidden["setup"]),
+        tuple(hidden["teardown"]),
+        exit_status,
+        lists,
+        quickstart,
+    )

@@ -232,3 +232,15 @@ def test_a_generated_name_used_without_its_import_is_found() -> None:
     )
     sources = [(line, code) for _, line, code in pieces(block)]
     assert unbound_names(sources, GENERATED_LOOKING) == [("TableExistWaiter", 6)]
+
+
+def test_teardown_code_runs_after_the_block() -> None:
+    done = run_pieces(
+        "<!-- doctest: teardown\n"
+        "print('closed', value)\n"
+        "-->\n"
+        "```python\n"
+        "value = 42\n"
+        "```\n"
+    )
+    assert (done.returncode, done.stdout) == (0, "closed 42\n"), done.stderr

@@ -36,11 +36,15 @@ def block_id(block: CodeBlock) -> str:
 
 
 def pieces(block: CodeBlock) -> list[tuple[str, int, str]]:
-    """What a Python block runs: its setup code, then itself, with Markdown positions."""
+    """What a Python block runs: setup code, itself, teardown code, with Markdown lines."""
     source = str(PROJECT_ROOT / block.path)
     return [
         *((source, setup.line, setup.code) for setup in block.directives.setups),
         (source, block.first_code_line, block.code),
+        *(
+            (source, teardown.line, teardown.code)
+            for teardown in block.directives.teardowns
+        ),
     ]
 
 
