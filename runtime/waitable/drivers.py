@@ -158,8 +158,6 @@ async def _settle(*tasks: asyncio.Future[Any]) -> None:
         try:
             await asyncio.wait(tasks)
         except asyncio.CancelledError:
-            cancelled = True
-            for task in tasks:
-                task.cancel()
+            cancelled = True  # already cancelled once: let their cleanup finish
     if cancelled:
         raise asyncio.CancelledError

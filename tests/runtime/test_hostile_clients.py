@@ -1,0 +1,142 @@
+"""What a slow, hanging or mismatched client cannot make a waiter do.
+
+No poll starts after the deadline (the spec's final poll at the deadline stays);
+a task cancelled twice leaves no request task behind; a sync waiter given an
+async client fails at once with a `TypeError` naming the async class.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from waitable import AsyncClientError, WaiterError, WaiterTimeoutError
+from waitable.flow import START_TOLERANCE
+from waitable.testing import VirtualClock
+
+from .harness import THING_EXISTS, AsyncWaiter, Script, Step, waiter_class
+
+
+class SlowSleepClock(VirtualClock):
+    """A clock whose sleeps overshoot: a busy machine, a slow event loop."""
+
+    def __init__(self, overshoot: float) -> None:
+        super().__init__()
+        self.overshoot = overshoot
+
+    def sleep(self, seconds: float) -> None:
+        super().sleep(seconds + self.overshoot)
+
+    async def sleep_async(self, seconds: float) -> None:
+        await super().sleep_async(seconds + self.overshoot)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    max_wait_time=st.floats(min_value=0.5, max_value=60),
+    latency=st.floats(min_value=0, max_value=3),
+    overshoot=st.floats(min_value=0, max_value=3),
+    asynchronous=st.booleans(),
+)
+def test_no_poll_starts_after_the_deadline(
+    max_wait_time: float, latency: float, overshoot: float, asynchronous: bool
+) -> None:
+    clock = SlowSleepClock(overshoot)
+    starts: list[float] = []
+
+    class Recording(Script):
+        def _next(self, input: Any) -> Step:
+            starts.append(self.clock.now())
+            return super()._next(input)
+
+    script = Recording(clock, [Step({"status": "creating"}, latency=latency)])
+    if asynchronous:
+        waiter = waiter_class(THING_EXISTS, AsyncWaiter)(script.call_async, clock=clock)
+        with pytest.raises(WaiterError):
+            asyncio.run(waiter.wait({}, max_wait_time=max_wait_time, min_delay=0.25))
+    else:
+        waiter = waiter_class(THING_EXISTS)(script, clock=clock)
+        with pytest.raises(WaiterError):
+            waiter.wait({}, max_wait_time=max_wait_time, min_delay=0.25)
+    assert starts[0] == 0
+    assert all(t <= max_wait_time + START_TOLERANCE for t in starts)
+
+
+def test_a_late_poll_is_not_made_and_the_wait_says_why() -> None:
+    clock = SlowSleepClock(overshoot=2.5)
+    script = Script(clock, [{"status": "creating"}])
+    waiter = waiter_class(THING_EXISTS)(script, clock=clock)
+    with pytest.raises(WaiterTimeoutError, match="only start after the deadline"):
+        waiter.wait({}, max_wait_time=1)
+    assert len(script.calls) == 1
+
+
+async def _coroutine_client(input: Any) -> Any:
+    return {"status": "success"}
+
+
+class _AwaitableCall:
+    """A client object whose `__call__` returns a coroutine without being `async def`."""
+
+    def __call__(self, input: Any) -> Any:
+        return _coroutine_client(input)
+
+
+def test_a_sync_waiter_refuses_a_coroutine_function_at_once() -> None:
+    cls = waiter_class(THING_EXISTS)
+    with pytest.raises(TypeError, match="use AsyncThingExistsWaiter"):
+        cls(_coroutine_client)
+    with pytest.raises(AsyncClientError):
+        cls(_coroutine_client)
+
+
+def test_a_sync_waiter_refuses_a_call_that_returns_an_awaitable() -> None:
+    waiter = waiter_class(THING_EXISTS)(_AwaitableCall(), clock=VirtualClock())
+    with pytest.raises(TypeError, match="AsyncThingExistsWaiter") as caught:
+        waiter.wait({}, max_wait_time=300)
+    assert not isinstance(caught.value, WaiterError)
+
+
+def test_an_async_method_of_a_client_object_is_refused_too() -> None:
+    class Client:
+        async def call_operation(self, **input: Any) -> Any:
+            return {}
+
+    with pytest.raises(TypeError, match="AsyncThingExistsWaiter"):
+        waiter_class(THING_EXISTS)(Client())
+
+
+@pytest.mark.parametrize("cancels", [1, 2, 3])
+def test_cancelling_repeatedly_leaves_no_task_behind(cancels: int) -> None:
+    clock = VirtualClock()
+    cleaned: list[bool] = []
+
+    async def slow_to_cancel(input: Any) -> Any:
+        """A request that takes a few loop turns to clean up (closing a connection)."""
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            for _ in range(5):
+                await asyncio.sleep(0)
+            cleaned.append(True)
+            raise
+
+    waiter = waiter_class(THING_EXISTS, AsyncWaiter)(slow_to_cancel, clock=clock)
+
+    async def main() -> None:
+        task = asyncio.ensure_future(waiter.wait({}, max_wait_time=300))
+        for _ in range(3):
+            await asyncio.sleep(0)
+        for _ in range(cancels):
+            task.cancel()
+            await asyncio.sleep(0)
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert asyncio.all_tasks() == {asyncio.current_task()}, "a task leaked"
+
+    asyncio.run(main())
+    assert cleaned == [True]
