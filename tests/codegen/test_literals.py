@@ -6,11 +6,21 @@ import ast
 import inspect
 
 import black
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from waitable_codegen.docs import normalize
-from waitable_codegen.literals import docstring_literal, string_literal
+from waitable_codegen.literals import (
+    Source,
+    compiled_function,
+    docstring_literal,
+    escaped,
+    join,
+    number_literal,
+    string_literal,
+)
+from waitable_codegen.naming import identifier
 from waitable_codegen.render import BLACK_MODE
 
 tricky = st.lists(
@@ -68,3 +78,36 @@ def test_closing_quotes_move_to_their_own_line_when_the_last_line_is_full() -> N
     source = f"class X:\n    {literal}\n"
     assert black.format_str(source, mode=BLACK_MODE) == source
     assert inspect.cleandoc(ast.literal_eval(literal)) == text
+
+
+@given(tricky)
+@example("\u2028\x0c\r\n#")
+def test_escaped_text_is_safe_in_a_comment(text: str) -> None:
+    """The `# From:` header places file names with `escaped`: one comment line,
+    whatever the name holds, reading back as the name's string-literal body."""
+    line = f"# {escaped(text)}\nx = 1\n"
+    assert len(line.splitlines()) == 2
+    tree = ast.parse(line)
+    assert [type(node) for node in tree.body] == [ast.Assign]
+    assert ast.literal_eval(f'"{escaped(text)}"') == text
+
+
+def test_a_compiled_function_must_be_one_function_of_the_given_name() -> None:
+    name = identifier("_search_a_0")
+    source = "def _search_a_0(value: Any) -> Any:\n    return value\n"
+    assert compiled_function(source, name) == source
+    for bad in (
+        source + "import os\n",
+        "import os\n" + source,
+        source.replace("_search_a_0", "other"),
+    ):
+        with pytest.raises(ValueError, match="internal error"):
+            compiled_function(bad, name)
+
+
+def test_numbers_and_composed_code() -> None:
+    assert number_literal(True) == "True" and number_literal(120) == "120"
+    with pytest.raises(TypeError):
+        number_literal("1")  # type: ignore[arg-type]
+    joined = join(", ", [string_literal("a{}"), identifier("b")])
+    assert joined == '"a{}", b' and type(joined) is Source
