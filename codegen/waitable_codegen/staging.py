@@ -66,10 +66,11 @@ class OutputSite:
         return f".{self.name}.generate-waiters.old"
 
     def leftovers(self) -> bool:
-        """True when a killed run left a staging or retired directory behind."""
+        """True when a run is under way or a killed one left something beside
+        OUT_DIR (its lock file, a staging or retired directory)."""
         return any(
             lstat_kind(str(self.parent / name), None) is not Kind.MISSING
-            for name in (self.staging_name, self.retired_name)
+            for name in (self.lock_name, self.staging_name, self.retired_name)
         )
 
 
