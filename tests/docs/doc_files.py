@@ -24,6 +24,7 @@ class Check(enum.Enum):
     QUICKSTART = "bash quick start: syntax checked only (CI runs it)"
     JSON = "json: parsed, smithy-build run commands run"
     LISTING = "text: listed files checked against a generated package"
+    OUTPUT = "text: output checked against the command that prints it"
     TEXT = "text: not code"
     UNKNOWN = "unknown language"
 
@@ -52,6 +53,8 @@ def check_of(block: CodeBlock) -> Check:
     if block.language in JSON:
         return Check.JSON
     if block.language in TEXT:
+        if block.directives.output_of:
+            return Check.OUTPUT
         return Check.LISTING if block.directives.lists else Check.TEXT
     return Check.UNKNOWN
 

@@ -13,6 +13,8 @@ only blank lines may come between. The markers are:
     -->
     <!-- doctest: exit N -->           the block's generate-waiters commands exit N
     <!-- doctest: lists PACKAGE -->    a text block listing the files of a generated package
+    <!-- doctest: output-of COMMAND --> a text block whose every line COMMAND prints (run
+                                       in the sandbox, exiting 0 or the `exit` marker's N)
     <!-- quickstart -->                the quick-start commands: syntax-checked here, run by CI
 """
 
@@ -25,7 +27,7 @@ from pathlib import Path
 
 FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 MARKER_PREFIX = "doctest:"
-DIRECTIVES = ("skip", "setup", "teardown", "exit", "lists")
+DIRECTIVES = ("skip", "setup", "teardown", "exit", "lists", "output-of")
 MARKER_BODY = re.compile(
     r"(?P<name>\S*)[ \t]*(?P<newline>\n?)(?P<argument>.*)", re.DOTALL
 )
@@ -52,6 +54,7 @@ class Directives:
     teardowns: tuple[Setup, ...] = ()
     exit_status: int = 0
     lists: str | None = None
+    output_of: str | None = None
     quickstart: bool = False
 
 
@@ -153,6 +156,7 @@ def _directives(markers: list[tuple[int, str]], display_path: str) -> Directives
     hidden: dict[str, list[Setup]] = {"setup": [], "teardown": []}
     exit_status = 0
     lists: str | None = None
+    output_of: str | None = None
     quickstart = False
     for line, body in markers:
         text = body.strip()
@@ -185,6 +189,10 @@ def _directives(markers: list[tuple[int, str]], display_path: str) -> Directives
                     f"{where}: `doctest: lists` needs a generated package name"
                 )
             lists = argument.strip()
+        elif name == "output-of":
+            if not argument.strip():
+                raise MarkerError(f"{where}: `doctest: output-of` needs a command")
+            output_of = argument.strip()
         else:
             raise MarkerError(
                 f"{where}: unknown doctest marker {name!r}; "
@@ -196,5 +204,6 @@ def _directives(markers: list[tuple[int, str]], display_path: str) -> Directives
         tuple(hidden["teardown"]),
         exit_status,
         lists,
+        output_of,
         quickstart,
     )

@@ -111,6 +111,14 @@ def test_markers_attach_to_the_next_fence_with_markdown_line_numbers() -> None:
             "<!-- doctest: skip x -->\nprose\n```python\n```\n",
             "is not right before a code fence",
         ),
+        (
+            "<!-- doctest: output-of -->\n```\n```\n",
+            "doc.md:1: `doctest: output-of` needs",
+        ),
+        (
+            "<!-- doctest: teardown -->\n```python\n```\n",
+            "doc.md:1: `doctest: teardown` holds",
+        ),
         ("text\n<!-- doctest: skip x -->\n", "doc.md:2: doctest marker at the end"),
         ("<!-- doctest: setup\nx = 1\n", "doc.md:1: HTML comment never closed"),
     ],

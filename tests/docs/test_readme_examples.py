@@ -287,6 +287,34 @@ def test_listing_names_exactly_the_generated_files(
     assert listed == generated, f"{block.where}: listed {listed}, generated {generated}"
 
 
+@pytest.mark.parametrize("block", blocks_checked_by(Check.OUTPUT), ids=block_id)
+def test_output_example_is_what_the_command_prints(
+    block: CodeBlock, sandbox: Path, example_env: dict[str, str]
+) -> None:
+    command = block.directives.output_of
+    assert command is not None
+    done = subprocess.run(
+        ["bash", "-c", command],
+        cwd=sandbox,
+        env=example_env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    expected = block.directives.exit_status
+    assert (
+        done.returncode == expected
+    ), f"{block.where}: `{command}` should exit {expected}\n" + explain(done)
+    printed = set((done.stdout + done.stderr).splitlines())
+    missing = [line for line in block.code.splitlines() if line and line not in printed]
+    assert not missing, (
+        f"{block.where}: `{command}` does not print these lines of the block:\n"
+        + "\n".join(missing)
+        + "\n"
+        + explain(done)
+    )
+
+
 def section_packages(path: Path, start: int, end: int) -> set[str]:
     """The generated packages the Python blocks of a section import (with their setup)."""
     packages = set()
