@@ -1,8 +1,9 @@
-"""Generated type names written in the prose (`HeadBucketRequest` in backticks), by section.
+"""Names written in the prose's backticks that the code must have.
 
-A name in backticks that looks like a generated class (`...Waiter`, `...Input`,
-`...Request`, `...Output`, `...Response`) must exist in the generated package that
-the same section's examples import, so the prose cannot drift from the code either.
+A name that looks like a generated class (`...Waiter`, `...Input`, `...Request`,
+`...Output`, `...Response`) must exist in the generated package that the same
+section's examples import; a command-line option (`--check`, or one inside
+`generate-waiters ...`) must be one generate-waiters accepts.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from .markdown_blocks import FENCE
 
 HEADING = re.compile(r"^#{1,6}\s")
 INLINE_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
+OPTION = re.compile(r"^--?[A-Za-z][\w-]*$")
 GENERATED_LOOKING = re.compile(
     r"^[A-Z][A-Za-z0-9]*(Waiter|Input|Request|Output|Response)$"
 )
@@ -29,13 +31,12 @@ class ProseName:
     section_end: int
 
 
-def prose_names(text: str) -> list[ProseName]:
-    """Generated-looking names in the prose of Markdown `text` (code blocks excluded)."""
-    lines = text.splitlines()
+def inline_spans(text: str) -> tuple[list[tuple[str, int]], list[int]]:
+    """Backticked spans outside code blocks as `(span, line)`, and the heading lines."""
     headings = [1]
     found: list[tuple[str, int]] = []
     fence: str | None = None
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         opening = FENCE.match(line)
         if fence is None and opening:
             fence = opening.group("fence")
@@ -46,14 +47,29 @@ def prose_names(text: str) -> list[ProseName]:
             continue
         if HEADING.match(line):
             headings.append(number)
-        found += [
-            (span, number)
-            for span in INLINE_CODE.findall(line)
-            if GENERATED_LOOKING.match(span)
-        ]
+        found += [(span, number) for span in INLINE_CODE.findall(line)]
+    return found, headings
+
+
+def prose_names(text: str) -> list[ProseName]:
+    """Generated-looking names in the prose of Markdown `text` (code blocks excluded)."""
+    end_of_text = len(text.splitlines()) + 1
     names = []
-    for name, number in found:
-        start = max(h for h in headings if h <= number)
-        end = min([h for h in headings if h > number] + [len(lines) + 1])
-        names.append(ProseName(name, number, start, end))
+    spans, headings = inline_spans(text)
+    for span, number in spans:
+        if GENERATED_LOOKING.match(span):
+            start = max(h for h in headings if h <= number)
+            end = min([h for h in headings if h > number] + [end_of_text])
+            names.append(ProseName(span, number, start, end))
     return names
+
+
+def prose_options(text: str) -> list[tuple[str, int]]:
+    """Command-line options in the prose: `(option, line)`, from spans like `--check`,
+    `-o, --out-dir DIR` or `generate-waiters model.json -o out --check`."""
+    options = []
+    for span, number in inline_spans(text)[0]:
+        words = span.replace(",", " ").split()
+        if words and (OPTION.match(words[0]) or words[0] == "generate-waiters"):
+            options += [(word, number) for word in words if OPTION.match(word)]
+    return options

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from .imported_names import imported_names, unbound_names
 from .markdown_blocks import MarkerError, parse_blocks
-from .prose_names import GENERATED_LOOKING, prose_names
+from .prose_names import GENERATED_LOOKING, prose_names, prose_options
 from .test_readme_examples import RUN_BLOCK, check_imports, pieces, runs_generator
 
 
@@ -252,3 +252,19 @@ def test_teardown_code_runs_after_the_block() -> None:
         "```\n"
     )
     assert (done.returncode, done.stdout) == (0, "closed 42\n"), done.stderr
+
+
+def test_options_are_read_from_option_spans_and_generate_waiters_commands() -> None:
+    text = (
+        "| `-o, --out-dir DIR` | the package |\n"
+        "Run `generate-waiters m.json -o out --chek` in CI; `retry_on=` is Python.\n"
+        "```bash\n"
+        "generate-waiters --not-prose\n"
+        "```\n"
+    )
+    assert prose_options(text) == [
+        ("-o", 1),
+        ("--out-dir", 1),
+        ("-o", 2),
+        ("--chek", 2),
+    ]

@@ -11,6 +11,7 @@ How to write an example: tests/docs/markdown_blocks.py.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from .conftest import GENERATED_PACKAGES, python_path
 from .doc_files import PROJECT_ROOT, Check, blocks_checked_by, doc_blocks, doc_paths
 from .imported_names import ImportedName, imported_names, unbound_names
 from .markdown_blocks import CodeBlock
-from .prose_names import GENERATED_LOOKING, prose_names
+from .prose_names import GENERATED_LOOKING, prose_names, prose_options
 
 HERE = Path(__file__).resolve().parent
 RUN_BLOCK = HERE / "run_block.py"
@@ -352,5 +353,36 @@ def test_generated_names_in_prose_exist(path: Path, doc_packages: Path) -> None:
         f"{path.name}:{prose.line}: `{prose.name}` is in none of {', '.join(modules)}"
         for prose, modules in candidates.items()
         if all(f"{module}:{prose.name}" in problems for module in modules)
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.fixture(scope="session")
+def generator_options() -> set[str]:
+    """The options `generate-waiters --help` lists."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from waitable_codegen.cli import main; main()",
+            "--help",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode == 0, explain(done)
+    return set(re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", done.stdout))
+
+
+@pytest.mark.parametrize("path", doc_paths(), ids=lambda path: path.name)
+def test_options_in_prose_are_options_of_generate_waiters(
+    path: Path, generator_options: set[str]
+) -> None:
+    options = prose_options(path.read_text(encoding="utf-8"))
+    wrong = [
+        f"{path.name}:{line}: `{option}` is not an option of generate-waiters"
+        for option, line in options
+        if option not in generator_options
     ]
     assert not wrong, "\n".join(wrong)
