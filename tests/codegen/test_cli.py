@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from waitable_codegen.cli import main
+from waitable_codegen.errors import GenerationError
 
 from .helpers import ERRORFILES, SPEC_EXAMPLES, status_waiter, thing_shapes, write_model
 
@@ -193,3 +194,35 @@ def test_the_smithy_build_run_plugin_protocol(tmp_path: Path) -> None:
         timeout=60,
     )
     assert checked.stdout.strip() == "['AsyncReadyWaiter', 'ReadyWaiter']"
+
+
+def test_an_unexpected_exception_is_one_line_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug of ours still ends in one escaped line (and exit 1), never a traceback."""
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise KeyError("ns#A\x1b[2J")
+
+    monkeypatch.setattr("waitable_codegen.cli.generate", broken)
+    done = run(str(SPEC_EXAMPLES), "-o", str(tmp_path / "out"))
+    assert done.exit_code == 1
+    assert done.stderr == (
+        "generate-waiters: error: internal error (KeyError: 'ns#A\\x1b[2J'); this is a "
+        "bug in generate-waiters: please report it with the model that caused it\n"
+    )
+
+
+def test_standard_input_goes_to_generate_already_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: dict[str, object] = {}
+
+    def record(models: object, out_dir: object, **options: object) -> None:
+        seen.update(options, models=models)
+        raise GenerationError("stop here")
+
+    monkeypatch.setattr("waitable_codegen.cli.generate", record)
+    done = run("-", "-o", str(tmp_path / "out"), stdin=b"model bytes")
+    assert done.exit_code == 1 and "stop here" in done.stderr
+    assert seen["stdin"] == b"model bytes" and seen["models"] == ("-",)
