@@ -364,10 +364,13 @@ def _call(
     if retrying is not None:
         limit = min(limit, first + retrying.max_time)
         if retrying.bucket is not None:
-            token = yield from _first_token(retrying.bucket, now, limit)
+            token = _first_token_now(retrying.bucket, first)
+            if token is None or getattr(token, "wait", 0.0) > 0:
+                token = yield from _first_token(retrying.bucket, now, limit)
     retries: list[Retry] = []
     while True:
-        yield from _take_rate_token(plan, state, now)
+        if plan.rate_limit is not None:
+            yield from _take_rate_token(plan.rate_limit, state, now)
         started = now()
         remaining = state.deadline - started
         if remaining < -START_TOLERANCE:
@@ -437,12 +440,24 @@ def _resolve(token: Any, now: float, *, success: bool) -> None:
         token.notify_failure(now)
 
 
+def _first_token_now(bucket: TokenBucketLike, now: float) -> Any:
+    """The first try's token when it can be had at once (the usual case), else None."""
+    try:
+        return bucket.acquire_token(now)
+    except RetryCapacityExceededError:
+        return None
+
+
 def _first_token(
     bucket: TokenBucketLike, now: Callable[[], float], limit: float
 ) -> Generator[Action, Outcome | None, Any]:
     """The token for a call's first try, sleeping while the bucket asks to wait."""
     while True:
-        token = bucket.acquire_token(now())
+        try:
+            token = bucket.acquire_token(now())
+        except RetryCapacityExceededError as short:
+            logger.debug("first try made without a retry token: %s", short)
+            return None  # the first try is always made (seed 001); no retries then
         wait = getattr(token, "wait", 0.0)
         if not wait:
             return token
@@ -462,7 +477,7 @@ def _pay_retry(
     while True:
         try:
             wait = float(token.schedule_retry(reason, now()))
-        except Exception as short:  # the circuit breaker: no capacity, fail fast
+        except RetryCapacityExceededError as short:  # the circuit breaker: fail fast
             logger.debug("retry not made: %s", short)
             token.notify_failure(now())
             return "capacity"
@@ -475,12 +490,9 @@ def _pay_retry(
 
 
 def _take_rate_token(
-    plan: WaitPlan, state: WaitState, now: Callable[[], float]
+    limiter: RateLimit, state: WaitState, now: Callable[[], float]
 ) -> Generator[Action, Outcome | None, None]:
-    """Sleep until the shared rate limiter lets this call go, if there is one."""
-    limiter = plan.rate_limit
-    if limiter is None:
-        return
+    """Sleep until the shared rate limiter lets this call go."""
     while True:
         at = now()
         wait = limiter.try_acquire(at)
@@ -679,3 +691,7 @@ def _fail_operation(
     )
     logger.info("%s", error)
     raise error from cause
+
+
+# Imported last: `waitable.retry` imports this module's outcome records.
+from .retry.token_bucket import RetryCapacityExceededError  # noqa: E402
