@@ -192,7 +192,16 @@ def test_shell_example_is_valid_bash(block: CodeBlock) -> None:
     assert done.returncode == 0, f"{block.where}: not valid bash\n" + explain(done)
 
 
-@pytest.mark.parametrize("block", blocks_checked_by(Check.SHELL), ids=block_id)
+def generator_blocks() -> list[CodeBlock]:
+    """The bash blocks (quick start aside) with at least one generate-waiters line."""
+    return [
+        block
+        for block in blocks_checked_by(Check.SHELL)
+        if any(runs_generator(line) for line in logical_lines(block.code))
+    ]
+
+
+@pytest.mark.parametrize("block", generator_blocks(), ids=block_id)
 def test_shell_example_generate_commands_run(
     block: CodeBlock, sandbox: Path, example_env: dict[str, str]
 ) -> None:
