@@ -1,0 +1,476 @@
+"""Seed 002's pollers: check a condition until it holds, keeping the history of every attempt.
+
+`Poller(check, delay=..., max_attempts=5)` is one polling session (seed 002's
+`new_poller`): `poll()` runs it to the end and returns a `PollerState` (value,
+history, delays), `poll_or_raise()` (seed 002's `poll!`) returns the value or
+raises `RetriesExhaustedError`, whose text prints the history, and
+`poll_once()` makes one attempt and says when to make the next (`next_delay`),
+so your own scheduler does the waiting. `poll_async()` and friends are the
+asyncio forms. A finished session keeps answering with its final state.
+
+`check()` takes no argument and returns `True`/`False`, or `Ready(value)` /
+`NotReady(value)` to carry a value. An exception it raises propagates out of
+`poll()` unchanged, as in seed 002 (list its type in `retry_on=` to count it as
+an unmet attempt instead); the attempt is still counted.
+
+Defaults are seed 002's, in seconds: the delay after attempt `n` fails is
+`n * 0.010`; 5 attempts. The first attempt is made at once. A poller is the
+waiter engine (`waitable.flow`) with a judge mapping the check's answer to
+success or retry, the delay rule as its backoff, `max_attempts` as the attempts
+cap (or, given as a function, as the plan's stop rule), and no deadline unless
+`timeout=` is given.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import math
+import random
+import reprlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeAlias, TypeVar, cast
+
+from .backoff import RetryContext
+from .clock import Clock, SystemClock
+from .custom import PredicateMatcher
+from .definition import Acceptor, AcceptorState, Matcher, WaiterDefinition
+from .drivers import run_async, run_sync
+from .errors import (
+    WaiterConfigurationError,
+    WaiterError,
+    WaiterMaxAttemptsError,
+    WaiterOperationError,
+    WaiterTimeoutError,
+)
+from .flow import Raised, Returned, WaitPlan, WaitState, flow, start
+from .matching import Verdict
+from .options import WaitOptions, validate_max_attempts, validate_seconds
+from .results import Attempt, WaiterResult
+
+__all__ = [
+    "FINAL_CHECK_TIME",
+    "NotReady",
+    "PollAttempt",
+    "PollStatus",
+    "Poller",
+    "PollerState",
+    "Ready",
+    "RetriesExhaustedError",
+    "default_delay",
+]
+
+T = TypeVar("T")
+
+#: With `timeout=`, the check at the deadline may take this long (seconds); a
+#: delay that would leave less than this before the deadline is stretched to it.
+FINAL_CHECK_TIME = 0.1
+
+_READY = Verdict(AcceptorState.SUCCESS, 0)
+_NOT_READY = Verdict(AcceptorState.RETRY, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Ready(Generic[T]):
+    """What `check` returns when the condition is met, carrying a value."""
+
+    value: T
+
+
+@dataclass(frozen=True, slots=True)
+class NotReady(Generic[T]):
+    """What `check` returns when the condition is not met yet, carrying what it saw."""
+
+    value: T | None = None
+
+
+class PollStatus(str, enum.Enum):
+    """The status of a session, as seed 002 names it."""
+
+    OK = "ok"
+    ATTEMPT_FAILED = "attempt_failed"
+    RETRIES_EXHAUSTED = "retries_exhausted"
+
+
+@dataclass(frozen=True, slots=True)
+class PollAttempt:
+    """One attempt: its number, the delay before it (seconds), whether it was met, its value."""
+
+    attempt_num: int
+    delay_before: float
+    fulfilled: bool
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class PollerState:
+    """Seed 002's Poller struct: where a session stands, handed to delay and max_attempts rules.
+
+    `status` is None before the first attempt. `next_delay` is the delay before
+    the next attempt (None when none is due); `total_delay` the sum of the
+    delays so far, that one included; `history` every attempt.
+    """
+
+    status: PollStatus | None
+    attempt_num: int
+    value: Any
+    next_delay: float | None
+    total_delay: float
+    history: tuple[PollAttempt, ...]
+
+    @property
+    def fulfilled(self) -> bool:
+        """True once an attempt met the condition."""
+        return self.status == PollStatus.OK
+
+
+def default_delay(state: PollerState) -> float:
+    """Seed 002's default: attempt number × 10 ms."""
+    return state.attempt_num / 100
+
+
+DelayRule: TypeAlias = float | Callable[[PollerState], float]
+MaxAttempts: TypeAlias = int | None | Callable[[PollerState], bool]
+
+
+class RetriesExhaustedError(WaiterError):
+    """Seed 002's `RetriesExhausted`: the condition was never met; `.state` has the history."""
+
+    def __init__(
+        self, state: PollerState, result: WaiterResult[Any], timeout: float | None
+    ) -> None:
+        within = "" if timeout is None else f" within the timeout of {_ms(timeout)}"
+        plural = "" if state.attempt_num == 1 else "s"
+        lines = [
+            f"Tried {state.attempt_num} time{plural} over {_ms(state.total_delay)}, "
+            f"but condition was never met{within}."
+        ]
+        lines += [
+            f"  attempt {a.attempt_num}: after {_ms(a.delay_before)}, "
+            f"{'met' if a.fulfilled else 'not met'}, value {_short(a.value)}"
+            for a in state.history
+        ]
+        super().__init__("\n".join(lines), result)
+        self.state = state
+
+
+def _ms(seconds: float) -> str:
+    return f"{round(seconds * 1000, 3):g}ms"
+
+
+def _short(value: Any) -> str:
+    try:
+        return reprlib.repr(value)
+    except Exception:  # a value whose repr fails
+        return f"<{type(value).__name__}>"
+
+
+def _value(output: Any) -> Any:
+    """The value an attempt carries: `Ready`/`NotReady`'s, else None (True/False)."""
+    return output.value if isinstance(output, (Ready, NotReady)) else None
+
+
+class Poller(Generic[T]):
+    """One polling session over `check` (seed 002's poller); see the module docstring.
+
+    `delay`: seconds, or a function of the `PollerState` after a failed attempt.
+    `max_attempts`: a number, None for no limit, or a function of the state
+    saying whether to try again. `timeout`: seconds after which no attempt
+    starts (none by default). `clock`: e.g. `waitable.testing.VirtualClock()`.
+    """
+
+    def __init__(
+        self,
+        check: Callable[[], Any],
+        *,
+        delay: DelayRule = default_delay,
+        max_attempts: MaxAttempts = 5,
+        timeout: float | None = None,
+        retry_on: tuple[type[BaseException], ...] = (),
+        clock: Clock | None = None,
+        name: str | None = None,
+    ) -> None:
+        if not callable(check):
+            raise WaiterConfigurationError(
+                f"Poller needs a callable check, got {type(check).__name__}"
+            )
+        self.name = name or getattr(check, "__qualname__", None) or "poller"
+        self.check = check
+        self.delay = _delay_rule(self.name, delay)
+        self.timeout = (
+            None if timeout is None else validate_seconds(self.name, "timeout", timeout)
+        )
+        cap: int | None = None
+        stop: Callable[[WaitState], bool] | None = None
+        if callable(max_attempts):
+            stop = self._stop_rule(max_attempts)
+        else:
+            cap = validate_max_attempts(self.name, max_attempts)
+        if not isinstance(retry_on, tuple) or not all(
+            isinstance(t, type) and issubclass(t, BaseException) for t in retry_on
+        ):
+            raise WaiterConfigurationError(
+                f"poller {self.name}: retry_on must be a tuple of exception types, "
+                f"got {retry_on!r}"
+            )
+        self.retry_on = retry_on
+        self.clock: Clock = SystemClock() if clock is None else clock
+        self._definition = WaiterDefinition(
+            name=self.name,
+            operation="check",
+            acceptors=(
+                Acceptor(
+                    AcceptorState.SUCCESS,
+                    cast(
+                        Matcher, PredicateMatcher(_met, "check returned True or Ready")
+                    ),
+                ),
+            ),
+        )
+        allowance = 0.0 if self.timeout is None else min(FINAL_CHECK_TIME, self.timeout)
+        self._options = WaitOptions(
+            max_wait_time=math.inf if self.timeout is None else self.timeout,
+            min_delay=allowance,
+            max_delay=math.inf,
+            max_attempts=cap,
+            backoff=self._backoff,
+        )
+        self._stop = stop
+        self._wait: WaitState | None = None
+        self._final: PollerState | None = None
+        self._error: RetriesExhaustedError | None = None
+
+    @property
+    def state(self) -> PollerState:
+        """Where the session stands now."""
+        if self._final is not None:
+            return self._final
+        if self._wait is None:
+            return PollerState(None, 0, None, None, 0.0, ())
+        return self._view(self._wait, PollStatus.ATTEMPT_FAILED, self._wait.next_delay)
+
+    def poll(self) -> PollerState:
+        """Attempt until the condition is met or retries run out; the final state."""
+        if self._final is not None:
+            return self._final
+        plan, state = self._session()
+        try:
+            run_sync(flow(plan, state, self.clock.now), self._call_sync, self.clock)
+        except WaiterError as error:
+            ended = self._ended(state, error)
+        else:
+            return self._finish(state, PollStatus.OK)
+        return _state_or_raise(ended)
+
+    def poll_or_raise(self) -> Any:
+        """Seed 002's `poll!`: the value once met, else `RetriesExhaustedError`."""
+        return self._value_or_raise(self.poll())
+
+    def poll_once(self) -> PollerState:
+        """Make one attempt now; `status` says `ok`, `attempt_failed` (see `next_delay`) or `retries_exhausted`."""
+        if self._final is not None:
+            return self._final
+        plan, state = self._session()
+        try:
+            turn = run_sync(
+                flow(plan, state, self.clock.now),
+                self._call_sync,
+                self.clock,
+                lambda: state.attempts,
+            )
+        except WaiterError as error:
+            return _state_or_raise(self._ended(state, error))
+        return self._turn(state, turn)
+
+    async def poll_async(self) -> PollerState:
+        """`poll()` on asyncio; `check` may be sync or async."""
+        if self._final is not None:
+            return self._final
+        plan, state = self._session()
+        try:
+            await run_async(
+                flow(plan, state, self.clock.now), self._call_async, self.clock
+            )
+        except WaiterError as error:
+            ended = self._ended(state, error)
+        else:
+            return self._finish(state, PollStatus.OK)
+        return _state_or_raise(ended)
+
+    async def poll_or_raise_async(self) -> Any:
+        """`poll_or_raise()` on asyncio."""
+        return self._value_or_raise(await self.poll_async())
+
+    async def poll_once_async(self) -> PollerState:
+        """`poll_once()` on asyncio."""
+        if self._final is not None:
+            return self._final
+        plan, state = self._session()
+        try:
+            turn = await run_async(
+                flow(plan, state, self.clock.now),
+                self._call_async,
+                self.clock,
+                lambda: state.attempts,
+            )
+        except WaiterError as error:
+            return _state_or_raise(self._ended(state, error))
+        return self._turn(state, turn)
+
+    # The engine's side: plan, judge, backoff, stop rule, calls.
+
+    def _session(self) -> tuple[WaitPlan, WaitState]:
+        plan = WaitPlan(
+            self._definition,
+            None,
+            self._options,
+            random.Random(0),
+            self.retry_on,
+            judge=self._judge,
+            stop=self._stop,
+        )
+        if self._wait is None:
+            self._wait = start(plan, self.clock.now())
+        return plan, self._wait
+
+    def _judge(
+        self,
+        plan: WaitPlan,
+        outcome: Returned | Raised,
+        input_data: Any,
+        code: str | None,
+    ) -> Verdict | None:
+        if isinstance(outcome, Raised):
+            return _NOT_READY if isinstance(outcome.error, self.retry_on) else None
+        answer = outcome.output
+        if _met(answer):
+            return _READY
+        if answer is False or isinstance(answer, NotReady):
+            return _NOT_READY
+        raise WaiterConfigurationError(
+            f"poller {self.name}: the check returned {_short(answer)}; return True or "
+            "False, or Ready(value) / NotReady(value) to carry a value"
+        )
+
+    def _backoff(self, retry: RetryContext) -> float:
+        assert self._wait is not None
+        rule = self.delay
+        if not callable(rule):
+            return rule
+        delay = rule(self._view(self._wait, PollStatus.ATTEMPT_FAILED, None))
+        if isinstance(delay, bool) or not isinstance(delay, (int, float)):
+            raise WaiterConfigurationError(
+                f"poller {self.name}: the delay function returned {_short(delay)}; "
+                "return a number of seconds >= 0"
+            )
+        return delay
+
+    def _stop_rule(
+        self, may_retry: Callable[[PollerState], bool]
+    ) -> Callable[[WaitState], bool]:
+        def stop(state: WaitState) -> bool:
+            answer = may_retry(self._view(state, PollStatus.ATTEMPT_FAILED, None))
+            if not isinstance(answer, bool):
+                raise WaiterConfigurationError(
+                    f"poller {self.name}: max_attempts as a function must return True "
+                    f"(try again) or False (stop), got {_short(answer)}"
+                )
+            return not answer
+
+        return stop
+
+    def _call_sync(self) -> Any:
+        answer = self.check()
+        if inspect.isawaitable(answer):
+            close = getattr(answer, "close", None)
+            if callable(close):
+                close()
+            raise WaiterConfigurationError(
+                f"poller {self.name}: the check is async; use await poller.poll_async() "
+                "(or poll_once_async / poll_or_raise_async)"
+            )
+        return answer
+
+    async def _call_async(self) -> Any:
+        answer = self.check()
+        if inspect.isawaitable(answer):
+            answer = await answer
+        return answer
+
+    # Engine records → seed 002's records.
+
+    def _view(
+        self, state: WaitState, status: PollStatus, next_delay: float | None
+    ) -> PollerState:
+        history = tuple(_attempt(a) for a in state.history)
+        value = history[-1].value if history else None
+        return PollerState(
+            status, state.attempts, value, next_delay, state.total_delay, history
+        )
+
+    def _turn(self, state: WaitState, turn: Any) -> PollerState:
+        if isinstance(turn, WaiterResult):
+            return self._finish(state, PollStatus.OK)
+        return self._view(state, PollStatus.ATTEMPT_FAILED, float(turn))
+
+    def _finish(self, state: WaitState, status: PollStatus) -> PollerState:
+        self._final = self._view(state, status, None)
+        return self._final
+
+    def _ended(self, state: WaitState, error: WaiterError) -> PollerState | Exception:
+        """A session the engine ended: its final state, or the exception to raise.
+
+        The check's own exception is returned to be raised outside the `except`
+        block, so it propagates as the check raised it (no chained engine error).
+        """
+        if isinstance(error, (WaiterMaxAttemptsError, WaiterTimeoutError)):
+            final = self._finish(state, PollStatus.RETRIES_EXHAUSTED)
+            self._error = RetriesExhaustedError(final, error.result, self.timeout)
+            return final
+        if isinstance(error, WaiterOperationError) and isinstance(
+            error.__cause__, Exception
+        ):
+            return error.__cause__
+        return error
+
+    def _value_or_raise(self, final: PollerState) -> Any:
+        if final.fulfilled:
+            return final.value
+        assert self._error is not None
+        raise self._error
+
+
+def _state_or_raise(ended: PollerState | Exception) -> PollerState:
+    if isinstance(ended, Exception):
+        raise ended
+    return ended
+
+
+def _met(answer: Any) -> bool:
+    """The poller's one acceptor: the check's answer says the condition is met."""
+    return answer is True or isinstance(answer, Ready)
+
+
+def _attempt(attempt: Attempt[Any]) -> PollAttempt:
+    return PollAttempt(
+        attempt.number,
+        attempt.delay,
+        attempt.state is AcceptorState.SUCCESS,
+        _value(attempt.output),
+    )
+
+
+def _delay_rule(name: str, delay: DelayRule) -> DelayRule:
+    if callable(delay):
+        return delay
+    if isinstance(delay, bool) or not isinstance(delay, (int, float)):
+        raise WaiterConfigurationError(
+            f"poller {name}: delay must be seconds (a number >= 0) or a function of "
+            f"the PollerState, got {_short(delay)}"
+        )
+    if not 0 <= delay < math.inf:
+        raise WaiterConfigurationError(
+            f"poller {name}: delay must be a finite number of seconds >= 0, got {delay!r}"
+        )
+    return delay
