@@ -19,7 +19,7 @@ import urllib.request
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from waitable import FixedDelay, WaiterError
+from waitable import Clock, FixedDelay, WaiterError
 from waitable.custom import custom_waiter, error_type, failure, path, retry, success
 
 __all__ = ["JenkinsBuildDone", "JenkinsError", "build_fetcher", "main"]
@@ -77,14 +77,17 @@ JenkinsBuildDone = custom_waiter(
 )
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Wait for one build; exit 0 on SUCCESS, 1 otherwise, printing why."""
+def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
+    """Wait for one build; exit 0 on SUCCESS, 1 otherwise, printing why.
+
+    `clock` (e.g. `waitable.testing.VirtualClock()`) replaces the real clock.
+    """
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", required=True, help="Jenkins base URL")
     parser.add_argument("--job", required=True, help="job name (folders: a/b)")
     parser.add_argument("--build", required=True, type=int, help="build number")
     args = parser.parse_args(argv)
-    waiter = JenkinsBuildDone(build_fetcher(args.url))
+    waiter = JenkinsBuildDone(build_fetcher(args.url), clock=clock)
     try:
         result = waiter.wait({"job": args.job, "build": args.build})
     except WaiterError as error:
