@@ -4,7 +4,8 @@ A generated waiter class holds one `WaiterDefinition`; the engine only reads it.
 Paths are compiled once, when a matcher is built: by the generator (the `search`
 function it emits) or, when `search` is absent, with the `jmespath` package.
 Everything else a poll needs and a definition fixes is worked out here too, once:
-each matcher's comparator function and the definition's `OutputConverter`.
+each matcher's comparator function, the definition's `OutputConverter`, and each
+path matcher's own (used when the definition's cannot convert an output).
 """
 
 from __future__ import annotations
@@ -101,6 +102,7 @@ class _PathMatcher:
     search: Search | None = field(default=None, compare=False, repr=False)
     compiled: Search = field(init=False, compare=False, repr=False)
     comparison: Comparison = field(init=False, compare=False, repr=False)
+    output_converter: OutputConverter = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.comparator, Comparator):
@@ -119,6 +121,8 @@ class _PathMatcher:
         compiled = self.search or _compile(self.path, "path")
         object.__setattr__(self, "compiled", compiled)
         object.__setattr__(self, "comparison", COMPARATORS[self.comparator])
+        reads = _path_reads(self.path, isinstance(self, InputOutputMatcher))
+        object.__setattr__(self, "output_converter", OutputConverter(reads))
 
     def describe(self) -> str:
         """The matcher as a person reads it in an error or a log line."""
@@ -258,6 +262,14 @@ class WaiterDefinition:
         return _TraitReader(name, operation).waiter(value, tuple(errors))
 
 
+def _path_reads(expression: str, input_output: bool) -> Reads:
+    """The parts of an output one expression can read (under `output` for inputOutput)."""
+    reads = reads_of(expression)
+    if input_output and not reads.whole:
+        reads = reads.children.get("output", Reads())
+    return reads
+
+
 def _output_reads(acceptors: Iterable[Acceptor]) -> Reads:
     """The parts of an output that any path or message of these acceptors can read."""
     root = Reads()
@@ -267,10 +279,7 @@ def _output_reads(acceptors: Iterable[Acceptor]) -> Reads:
         if isinstance(matcher, (OutputMatcher, InputOutputMatcher)):
             expressions.append(matcher.path)
         for expression in expressions:
-            reads = reads_of(expression)
-            if isinstance(matcher, InputOutputMatcher) and not reads.whole:
-                reads = reads.children.get("output", Reads())
-            root.merge(reads)
+            root.merge(_path_reads(expression, isinstance(matcher, InputOutputMatcher)))
     return root
 
 

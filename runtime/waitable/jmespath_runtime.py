@@ -21,8 +21,9 @@ Numbers are Python's, so they can be larger than a double (``10**5000``) or
 not finite (``nan``, ``inf``): a function that would have to turn such a
 number into a double it cannot hold (``sum``, ``avg``) raises
 ``invalid-value``; ``ceil`` and ``floor`` give an integer back as it is and a
-non-finite float as it is; ``to_number`` gives null for an integer string
-longer than Python will parse, as the ``jmespath`` package does. Equality on
+non-finite float as it is; ``to_number`` reads an integer string longer than
+``int()`` converts (``sys.get_int_max_str_digits``) as a double, ``inf`` when
+too large for one, as the ``jmespath`` package does. Equality on
 values nested deeper than Python's recursion limit raises `RecursionError`,
 which the engine also reads as "does not match" (see `waitable.matching`).
 """
@@ -504,10 +505,8 @@ def fn_to_number(value: Any) -> Any:
         if match.group(1) is None and match.group(2) is None:
             try:
                 return int(value)
-            except (
-                ValueError
-            ):  # more digits than Python converts (sys.get_int_max_str_digits)
-                return None
+            except ValueError:  # past int()'s digit limit: a double, as jmespath does
+                return float(value)
         return float(value)
     return None
 

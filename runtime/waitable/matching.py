@@ -24,9 +24,11 @@ exactly one of three ways.
      int-to-string digit limit, NaN to integer); all of them, from the
      conversion, the path or the comparator, mean "does not match".
 
-   When the output itself cannot be put in the data model, no `output` or
-   `inputOutput` matcher matches on that poll; `success` matchers still do. A
-   failure acceptor's `message` that cannot be evaluated gives no reason.
+   When the parts of the output the acceptors read cannot be put in the data
+   model together, each path matcher converts only the parts its own path reads:
+   a matcher whose parts cannot be converted does not match, the others are
+   judged as usual (their `message` then sees only those parts). A failure
+   acceptor's `message` that cannot be evaluated gives no reason.
 3. **`WaiterEvaluationError`** (a `WaiterError`) for any other exception raised
    while evaluating: an exception from a client's own objects (a mapping
    subclass whose `get` raises) or a bug. It names the waiter, the acceptor
@@ -61,6 +63,7 @@ from .definition import (
 )
 from .errors import WaiterConfigurationError, WaiterEvaluationError
 from .jmespath_runtime import JMESPathEvaluationError
+from .outputs import OutputConverter
 
 __all__ = [
     "NO_MATCH_ERRORS",
@@ -108,6 +111,8 @@ def _why(exc: BaseException) -> str:
 def _no_match(
     definition: WaiterDefinition, index: int, what: str, exc: BaseException
 ) -> None:
+    if not logger.isEnabledFor(logging.DEBUG):
+        return
     logger.debug(
         "%s: acceptor %d's %s could not be evaluated, so it does not match: %s",
         definition.name,
@@ -139,10 +144,18 @@ def _search(search: Search, data: Any, definition: WaiterDefinition, index: int)
         return _UNSET
 
 
-def _convert(definition: WaiterDefinition, output: Any, index: int) -> Any:
-    """The output in the data model, or `_UNREADABLE` when it cannot be put there."""
+def _convert(
+    definition: WaiterDefinition,
+    output: Any,
+    index: int,
+    converter: OutputConverter | None = None,
+) -> Any:
+    """The output in the data model, or `_UNREADABLE` when it cannot be put there.
+
+    `converter` is the definition's (every part any path reads) unless given.
+    """
     try:
-        return definition.output_converter(output)
+        return (converter or definition.output_converter)(output)
     except NO_MATCH_ERRORS as exc:
         _no_match(definition, index, "output (in the JMESPath data model)", exc)
         return _UNREADABLE
@@ -179,12 +192,15 @@ def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> 
             if isinstance(matcher, (OutputMatcher, InputOutputMatcher)):
                 if data is _UNSET:
                     data = _convert(definition, output, index)
-                if data is _UNREADABLE:
-                    continue
+                own = data
+                if data is _UNREADABLE:  # convert only what this path reads
+                    own = _convert(definition, output, index, matcher.output_converter)
+                    if own is _UNREADABLE:
+                        continue
                 both = isinstance(matcher, InputOutputMatcher)
-                seen = {"input": input_data, "output": data} if both else data
+                seen = {"input": input_data, "output": own} if both else own
                 key = (both, matcher.path)
-                value = values.get(key, _UNSET)
+                value = values.get(key, _UNSET) if own is data else _UNSET
                 if value is _UNSET:
                     value = values[key] = _search(
                         matcher.compiled, seen, definition, index
