@@ -1,0 +1,27 @@
+"""Waits that outlive a process: each poll a Celery task, the state in the message.
+
+`install(app)` where the app is defined; `start_wait(app, "pkg.waiters:XWaiter",
+input, client="pkg.clients:make_client", max_wait_time=..., on_done=sig)` in a
+producer. Needs `pip install 'waitable[celery]'` (Celery with a Redis broker).
+"""
+
+from __future__ import annotations
+
+from .guard import WaitGuard
+from .names import register_client_factory, register_waiter
+from .outcome import error_outcome, result_outcome
+from .start import start_wait
+from .tasks import POLL_TASK, WaitTasks, install, installed
+
+__all__ = [
+    "POLL_TASK",
+    "WaitGuard",
+    "WaitTasks",
+    "error_outcome",
+    "install",
+    "installed",
+    "register_client_factory",
+    "register_waiter",
+    "result_outcome",
+    "start_wait",
+]

@@ -1,0 +1,136 @@
+"""The per-wait record in Redis that keeps a wait's poll chain single and `on_done` once.
+
+Celery with a Redis broker delivers a message again after a worker dies
+(`acks_late`); a redelivered poll is harmless, but it must not fork the wait
+into two chains, nor call `on_done` twice. One hash per wait holds the last
+poll whose successor was published (`seq`), a lease on the poll now running
+(`owner`, `until`), and the end (`done`: `sending` then `sent`, with the
+`outcome`). Every check-and-set is one Lua script, so two workers never both win.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Decision", "WaitGuard"]
+
+# KEYS[1] the wait's hash; ARGV: seq, token, lease_ms, ttl_s.
+# Returns {verdict, detail}: run | stale | ended | busy (ms left) | resend (outcome).
+_BEGIN = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local h = redis.call('HMGET', KEYS[1], 'seq', 'done', 'owner', 'until', 'outcome')
+local seq, token = tonumber(ARGV[1]), ARGV[2]
+local held = h[3] and h[3] ~= token and tonumber(h[4]) > now
+if h[2] == 'sent' then return {'ended', ''} end
+if h[2] == 'sending' then
+  if held then return {'busy', tostring(tonumber(h[4]) - now)} end
+  redis.call('HSET', KEYS[1], 'owner', token, 'until', now + tonumber(ARGV[3]))
+  return {'resend', h[5]}
+end
+if h[1] and tonumber(h[1]) >= seq then return {'stale', ''} end
+if held then return {'busy', tostring(tonumber(h[4]) - now)} end
+redis.call('HSET', KEYS[1], 'owner', token, 'until', now + tonumber(ARGV[3]))
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
+return {'run', ''}
+"""
+
+# KEYS[1]; ARGV: seq, token. The successor of poll `seq` is published: record it, free the lease.
+_ADVANCE = """
+local h = redis.call('HMGET', KEYS[1], 'seq', 'owner')
+if not h[1] or tonumber(h[1]) < tonumber(ARGV[1]) then
+  redis.call('HSET', KEYS[1], 'seq', ARGV[1])
+end
+if h[2] == ARGV[2] then redis.call('HDEL', KEYS[1], 'owner', 'until') end
+return 1
+"""
+
+# KEYS[1]; ARGV: token, outcome, ttl_s. The wait ended: keep the first outcome, hold the lease.
+_FINISH = """
+local h = redis.call('HMGET', KEYS[1], 'done', 'owner', 'outcome')
+if h[1] == 'sent' then return {'ended', ''} end
+if h[1] == 'sending' and h[2] ~= ARGV[1] then return {'ended', ''} end
+if h[1] ~= 'sending' then
+  redis.call('HSET', KEYS[1], 'done', 'sending', 'outcome', ARGV[2])
+  redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+  return {'send', ARGV[2]}
+end
+return {'send', h[3]}
+"""
+
+# KEYS[1]; ARGV: ttl_s. `on_done` is published: the wait is over for good.
+_SENT = """
+redis.call('HSET', KEYS[1], 'done', 'sent')
+redis.call('HDEL', KEYS[1], 'owner', 'until', 'outcome', 'seq')
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
+return 1
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What a poll message may do: `verdict` and its `detail` (ms left, or an outcome)."""
+
+    verdict: str
+    detail: str = ""
+
+
+class WaitGuard:
+    """The Lua-scripted checks on one Redis client; `key_prefix` names the hashes."""
+
+    def __init__(self, client: Any, key_prefix: str = "waitable:") -> None:
+        self.client = client
+        self.key_prefix = key_prefix
+        self._begin = client.register_script(_BEGIN)
+        self._advance = client.register_script(_ADVANCE)
+        self._finish = client.register_script(_FINISH)
+        self._sent = client.register_script(_SENT)
+
+    def key(self, wait_id: str) -> str:
+        """The Redis key of a wait's hash."""
+        return f"{self.key_prefix}{wait_id}"
+
+    def begin(
+        self, wait_id: str, seq: int, token: str, lease: float, ttl: float
+    ) -> Decision:
+        """May poll `seq` of the wait run now? Takes the lease when it may."""
+        reply = self._begin(
+            keys=[self.key(wait_id)],
+            args=[seq, token, _ms(lease), _seconds(ttl)],
+        )
+        return _decision(reply)
+
+    def advance(self, wait_id: str, seq: int, token: str) -> None:
+        """Poll `seq`'s successor is published: older copies of it become stale."""
+        self._advance(keys=[self.key(wait_id)], args=[seq, token])
+
+    def finish(self, wait_id: str, token: str, outcome: str, ttl: float) -> Decision:
+        """The wait ended with `outcome` (JSON): `send` it (the first outcome kept) or not."""
+        reply = self._finish(
+            keys=[self.key(wait_id)], args=[token, outcome, _seconds(ttl)]
+        )
+        return _decision(reply)
+
+    def sent(self, wait_id: str, ttl: float) -> None:
+        """`on_done` is published; redelivered polls of this wait now do nothing."""
+        self._sent(keys=[self.key(wait_id)], args=[_seconds(ttl)])
+
+
+def _decision(reply: Any) -> Decision:
+    verdict, detail = (_text(part) for part in reply)
+    return Decision(verdict, detail)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bytes):
+        return value.decode()
+    return "" if value is None else str(value)
+
+
+def _ms(seconds: float) -> int:
+    return max(1, int(seconds * 1000))
+
+
+def _seconds(seconds: float) -> int:
+    return max(1, int(seconds + 0.999))

@@ -1,0 +1,97 @@
+"""Waiters and client factories by name, so that a Celery message carries only text.
+
+A name is `"module:attribute"` (importable in the worker) or one registered
+with `register_waiter` / `register_client_factory` in the module that defines
+the Celery app. A client factory is a zero-argument callable returning the client.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import WaiterConfigurationError
+from ..waiter import AsyncWaiter, Waiter
+
+__all__ = [
+    "ClientFactory",
+    "WaiterClass",
+    "register_client_factory",
+    "register_waiter",
+    "resolve_client_factory",
+    "resolve_waiter",
+]
+
+WaiterClass = type[Waiter[Any, Any]] | type[AsyncWaiter[Any, Any]]
+ClientFactory = Callable[[], Any]
+
+_WAITERS: dict[str, WaiterClass] = {}
+_FACTORIES: dict[str, ClientFactory] = {}
+
+
+def register_waiter(name: str, waiter: WaiterClass) -> None:
+    """Make `waiter` (a `Waiter` or `AsyncWaiter` subclass) known as `name`."""
+    _check_waiter(name, waiter)
+    _WAITERS[name] = waiter
+
+
+def register_client_factory(name: str, factory: ClientFactory) -> None:
+    """Make `factory` (zero arguments, returns a client) known as `name`."""
+    if not callable(factory):
+        raise WaiterConfigurationError(
+            f"client factory {name!r} must be a zero-argument callable returning a "
+            f"client, got {type(factory).__name__}"
+        )
+    _FACTORIES[name] = factory
+
+
+def resolve_waiter(name: str) -> WaiterClass:
+    """The waiter class registered as `name`, or imported from `"module:Class"`."""
+    waiter = _WAITERS.get(name)
+    if waiter is None:
+        waiter = _import(name, "waiter", "register_waiter")
+        _check_waiter(name, waiter)
+    return waiter
+
+
+def resolve_client_factory(name: str) -> ClientFactory:
+    """The client factory registered as `name`, or imported from `"module:function"`."""
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        factory = _import(name, "client factory", "register_client_factory")
+        if not callable(factory):
+            raise WaiterConfigurationError(
+                f"client factory {name!r} is a {type(factory).__name__}, not a "
+                "zero-argument callable returning a client"
+            )
+    return factory
+
+
+def _check_waiter(name: str, waiter: Any) -> None:
+    if not (isinstance(waiter, type) and issubclass(waiter, (Waiter, AsyncWaiter))):
+        raise WaiterConfigurationError(
+            f"waiter {name!r} must be a generated waiter class (a subclass of "
+            f"waitable.Waiter or waitable.AsyncWaiter), got {waiter!r}"
+        )
+
+
+def _import(name: str, what: str, register: str) -> Any:
+    module_name, _, attribute = name.partition(":")
+    if not module_name or not attribute:
+        raise WaiterConfigurationError(
+            f"{what} {name!r} is neither registered nor an importable name: write "
+            f"'package.module:Name', or call waitable.celery.{register}({name!r}, ...) "
+            "in the module that defines the Celery app"
+        )
+    try:
+        target: Any = importlib.import_module(module_name)
+        for part in attribute.split("."):
+            target = getattr(target, part)
+    except (ImportError, AttributeError) as error:
+        raise WaiterConfigurationError(
+            f"{what} {name!r} cannot be imported here ({error}); install the module "
+            f"where the Celery worker runs, or call waitable.celery.{register}() in "
+            "the module that defines the Celery app"
+        ) from None
+    return target

@@ -1,0 +1,266 @@
+"""The poll task: one `poll_once` per run, then itself again after `next_delay`, or `on_done`.
+
+`install(app)` registers it on a Celery app (call it in the module that defines
+the app, so both the worker and the producers have it). Each message carries the
+wait's id, its poll number `seq`, the waiter's and client factory's names, the
+saved wait as JSON and the `on_done` signature. The task is `acks_late`: a
+worker that dies mid-poll leaves the message to be delivered again.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+import os
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import WaiterConfigurationError
+from ..steps import PollStep, SavedWait
+from ..waiter import AsyncWaiter, Waiter
+from . import loop
+from .guard import WaitGuard
+from .names import resolve_client_factory, resolve_waiter
+from .outcome import error_outcome, result_outcome
+
+__all__ = ["POLL_TASK", "WaitTasks", "install", "installed"]
+
+#: The Celery task name of the poll task.
+POLL_TASK = "waitable.poll"
+
+logger = logging.getLogger("waitable.celery")
+
+
+@dataclass
+class WaitTasks:
+    """What `install` set up on one app: settings, and the per-process Redis guard.
+
+    `lease` (seconds) bounds one poll: a second copy of a message waits that long
+    for the first before running. `keep` (seconds) is how long a finished wait's
+    record stays, so late copies of its polls still find it ended.
+    """
+
+    app: Any
+    redis_url: str
+    lease: float
+    keep: float
+    key_prefix: str
+    task: Any = None
+    _guard: WaitGuard | None = None
+    _guard_pid: int = 0
+
+    def guard(self) -> WaitGuard:
+        """This process's `WaitGuard` (a new Redis connection after a fork)."""
+        if self._guard is None or self._guard_pid != os.getpid():
+            import redis
+
+            self._guard = WaitGuard(
+                redis.Redis.from_url(self.redis_url), self.key_prefix
+            )
+            self._guard_pid = os.getpid()
+        return self._guard
+
+
+def install(
+    app: Any,
+    *,
+    redis_url: str | None = None,
+    lease: float = 120.0,
+    keep: float = 86400.0,
+    key_prefix: str = "waitable:",
+) -> WaitTasks:
+    """Register the poll task on the Celery `app`; idempotent per app.
+
+    `redis_url` is where the per-wait records live; by default the app's broker
+    when that is Redis. Call this where the app is defined.
+    """
+    existing = installed(app)
+    if existing is not None:
+        return existing
+    url = redis_url or _redis_broker(app)
+    if url is None:
+        raise WaiterConfigurationError(
+            "waitable.celery.install(app) needs a Redis URL for its per-wait records: "
+            f"the app's broker is {app.conf.broker_url!r}; pass redis_url='redis://...'"
+        )
+    if lease <= 0 or keep <= 0:
+        raise WaiterConfigurationError(
+            f"waitable.celery.install: lease and keep must be positive seconds, got "
+            f"lease={lease!r}, keep={keep!r}"
+        )
+    tasks = WaitTasks(app, url, float(lease), float(keep), key_prefix)
+
+    def poll(
+        self: Any,
+        wait_id: str,
+        seq: int,
+        waiter: str,
+        client: str,
+        state: str,
+        on_done: dict[str, Any] | None,
+        queue: str | None = None,
+    ) -> None:
+        _poll(tasks, self, wait_id, seq, waiter, client, state, on_done, queue)
+
+    tasks.task = app.task(
+        name=POLL_TASK,
+        bind=True,
+        acks_late=True,
+        reject_on_worker_lost=True,
+        ignore_result=True,
+        serializer="json",
+    )(poll)
+    _INSTALLED[id(app)] = tasks
+    return tasks
+
+
+def installed(app: Any) -> WaitTasks | None:
+    """The `WaitTasks` that `install` made for `app`, if it was called."""
+    tasks = _INSTALLED.get(id(app))
+    return tasks if tasks is not None and tasks.app is app else None
+
+
+_INSTALLED: dict[int, WaitTasks] = {}
+
+
+def _redis_broker(app: Any) -> str | None:
+    url = app.conf.broker_url
+    if isinstance(url, str) and url.split("://", 1)[0] in ("redis", "rediss"):
+        return url
+    return None
+
+
+def _poll(
+    tasks: WaitTasks,
+    task: Any,
+    wait_id: str,
+    seq: int,
+    waiter: str,
+    client: str,
+    state: str,
+    on_done: dict[str, Any] | None,
+    queue: str | None,
+) -> None:
+    """One run of the poll task (see the module docstring)."""
+    guard = tasks.guard()
+    token = uuid.uuid4().hex
+    args = (wait_id, seq, waiter, client, state, on_done, queue)
+    saved = _saved(state)
+    ttl = tasks.keep + max(
+        0.0, (saved.deadline if saved else time.time()) - time.time()
+    )
+    decision = guard.begin(wait_id, seq, token, tasks.lease, ttl)
+    if decision.verdict in ("stale", "ended"):
+        logger.debug(
+            "wait %s: poll %d already done (%s)", wait_id, seq, decision.verdict
+        )
+        return
+    if decision.verdict == "busy":
+        # Another copy of this poll holds the lease: look again when it expires.
+        countdown = int(decision.detail) / 1000 + 0.01
+        _publish(task, args, countdown, queue)
+        return
+    if decision.verdict == "resend":
+        _send_on_done(tasks, wait_id, on_done, decision.detail)
+        return
+    try:
+        if saved is None:
+            raise WaiterConfigurationError(
+                f"wait {wait_id}: the message's saved wait is not SavedWait JSON"
+            )
+        step = _poll_once(waiter, client, saved)
+    except Exception as error:  # the wait ends; on_done hears why, as data
+        outcome = error_outcome(wait_id, waiter, saved, error)
+    else:
+        if step.result is None:
+            delay = 0.0 if step.next_delay is None else step.next_delay
+            next_args = (
+                wait_id,
+                seq + 1,
+                waiter,
+                client,
+                step.state.to_json(),
+                on_done,
+                queue,
+            )
+            _publish(task, next_args, delay, queue)
+            guard.advance(wait_id, seq, token)
+            return
+        outcome = result_outcome(wait_id, waiter, saved, step.result)
+    text = json.dumps(outcome, separators=(",", ":"), allow_nan=False)
+    finish = guard.finish(wait_id, token, text, tasks.keep)
+    if finish.verdict == "send":
+        _send_on_done(tasks, wait_id, on_done, finish.detail)
+
+
+def _send_on_done(
+    tasks: WaitTasks, wait_id: str, on_done: dict[str, Any] | None, outcome: str
+) -> None:
+    """Publish `on_done(outcome)`, then mark the wait ended for good."""
+    if on_done is not None:
+        signature = tasks.app.signature(on_done)
+        options = {"task_id": f"waitable-done-{wait_id}"}
+        options.update(signature.options)
+        signature.apply_async(args=(json.loads(outcome),), **options)
+    tasks.guard().sent(wait_id, tasks.keep)
+
+
+def _publish(
+    task: Any, args: tuple[Any, ...], countdown: float, queue: str | None
+) -> None:
+    options: dict[str, Any] = {"countdown": max(0.0, countdown)}
+    if queue is not None:
+        options["queue"] = queue
+    task.apply_async(args=args, **options)
+
+
+def _saved(state: str) -> SavedWait | None:
+    try:
+        return SavedWait.from_json(state)
+    except WaiterConfigurationError:
+        return None
+
+
+def _poll_once(waiter: str, client: str, saved: SavedWait) -> PollStep[Any]:
+    """`poll_once` on this process's waiter for (waiter, client): sync, or on the loop."""
+    instance = _waiter(waiter, client)
+    if isinstance(instance, AsyncWaiter):
+        step: PollStep[Any] = loop.run(instance.poll_once(saved))
+        return step
+    return instance.poll_once(saved)
+
+
+_waiters: dict[tuple[str, str, int], Waiter[Any, Any] | AsyncWaiter[Any, Any]] = {}
+_waiters_lock = threading.Lock()
+
+
+def _waiter(waiter: str, client: str) -> Waiter[Any, Any] | AsyncWaiter[Any, Any]:
+    """One waiter object per (waiter, client factory) per process, its client made once."""
+    key = (waiter, client, os.getpid())
+    with _waiters_lock:
+        found = _waiters.get(key)
+        if found is None:
+            cls = resolve_waiter(waiter)
+            factory = resolve_client_factory(client)
+            if issubclass(cls, AsyncWaiter):
+                found = cls(loop.run(_async_client(factory)))
+            else:
+                found = cls(factory())
+            _waiters[key] = found
+        return found
+
+
+async def _async_client(factory: Any) -> Any:
+    """The factory's client, made on the loop: awaited, and entered if a context manager."""
+    made = factory()
+    if inspect.isawaitable(made):
+        made = await made
+    enter = getattr(made, "__aenter__", None)
+    if callable(enter):
+        # Kept open for the life of the process (aiobotocore's create_client()).
+        made = await enter()
+    return made

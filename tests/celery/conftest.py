@@ -1,0 +1,85 @@
+"""Fixtures: one real redis-server per test process, Celery workers on it, the producer's app."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from servers import RedisServer, RedisUnavailable, Worker, find_redis_server
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A redis-server on 127.0.0.1 on a free port, stopped after the session."""
+    try:
+        binary = find_redis_server()
+    except RedisUnavailable as error:
+        pytest.skip(str(error))
+    server = RedisServer(binary, tmp_path_factory.mktemp("redis"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def wait_app(redis_server: RedisServer) -> Any:
+    """The test app module (`wait_app`) imported as a producer, pointed at the server."""
+    os.environ["WAIT_TEST_REDIS_URL"] = redis_server.url
+    return importlib.import_module("wait_app")
+
+
+@pytest.fixture
+def start_worker(
+    redis_server: RedisServer, tmp_path: Path
+) -> Iterator[Callable[[], Worker]]:
+    """Start workers on demand (each logged to tmp_path); all are stopped after the test."""
+    workers: list[Worker] = []
+
+    def start() -> Worker:
+        worker = Worker(redis_server.url, tmp_path / f"worker{len(workers)}.log")
+        workers.append(worker)
+        wait_until_consuming(redis_server, worker)
+        return worker
+
+    yield start
+    for worker in workers:
+        worker.stop()
+
+
+def wait_until_consuming(
+    server: RedisServer, worker: Worker, limit: float = 60
+) -> None:
+    """Block until the worker's connection waits on the queue (BRPOP), or fail with its log."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if worker.process.poll() is not None:
+            break
+        clients = server.client.client_list()
+        if any(c.get("cmd") == "brpop" for c in clients):
+            return
+        time.sleep(0.1)
+    pytest.fail(f"celery worker did not start: {worker.log.read_text()[-3000:]}")
+
+
+def wait_for_outcomes(
+    server: RedisServer, wait_ids: list[str], limit: float
+) -> dict[str, dict[str, Any]]:
+    """The recorded `on_done` outcome of each wait, once all are in (bounded by `limit` s)."""
+    end = time.monotonic() + limit
+    while True:
+        found = server.client.hmget("done:outcome", wait_ids)
+        if all(found) or time.monotonic() > end:
+            break
+        time.sleep(0.1)
+    missing = [w for w, f in zip(wait_ids, found) if not f]
+    assert not missing, (
+        f"{len(missing)} waits never called on_done, e.g. {missing[:3]}; the first's "
+        f"record: {server.client.hgetall('waitable:' + missing[0]) if missing else None}"
+    )
+    return {w: json.loads(f) for w, f in zip(wait_ids, found)}

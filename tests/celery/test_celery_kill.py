@@ -1,0 +1,125 @@
+"""End to end: 500 waits on a real Celery worker and Redis, the worker SIGKILLed twice.
+
+Every wait must end exactly once (one `on_done` call) with the outcome its
+service plan says, and no poll may reach the service after the wait's deadline,
+although polls that sat in a dead worker come back only after the broker's
+visibility timeout.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from conftest import wait_for_outcomes
+from waitable.celery import start_wait
+from waitable.flow import START_TOLERANCE
+
+WAITER = "fake_service:ThingReadyWaiter"
+CLIENT = "fake_service:make_client"
+# (plan, count, max_wait_time): ready/broken after 1-4 polls, or never (a timeout).
+PLANS = [("ready", 300, 60.0), ("broken", 100, 60.0), ("never", 100, 6.0)]
+EXPECTED_ERROR = {"broken": "WaiterFailureStateError", "never": "WaiterTimeoutError"}
+# The spec's final poll is due at the deadline itself, and the engine lets it
+# start up to START_TOLERANCE late (a real sleep's slack), never later; it
+# checks right before each call, and the fake stamps the call's time a few
+# microseconds after: STAMP_GAP covers only that gap.
+STAMP_GAP = 0.05
+
+
+def test_500_waits_survive_two_sigkills(
+    redis_server: Any, wait_app: Any, start_worker: Any
+) -> None:
+    from fake_service import ThingService
+
+    service = ThingService(redis_server.url)
+    rng = random.Random(10)
+    waits: dict[str, tuple[str, str]] = {}
+    latest_deadline: dict[str, float] = {}
+    first = start_worker()
+    for plan, count, max_wait_time in PLANS:
+        for _ in range(count):
+            name = f"thing-{plan}-{len(waits)}-{rng.randrange(10**9)}"
+            if plan != "never":
+                service.plan(name, plan, rng.randint(1, 4))
+            wait_id = start_wait(
+                wait_app.app,
+                WAITER,
+                {"Name": name},
+                client=CLIENT,
+                max_wait_time=max_wait_time,
+                min_delay=0.05,
+                max_delay=0.2,
+                on_done=wait_app.record_outcome.s(tag=name),
+            )
+            waits[wait_id] = (name, plan)
+            # start() read the clock before this line: its deadline is no later.
+            latest_deadline[wait_id] = time.time() + max_wait_time
+
+    orphaned = []
+    worker = first
+    for ended_before_kill in (50, 150):
+        orphaned.append(
+            _kill_mid_run(redis_server, worker, ended_before_kill, len(waits))
+        )
+        worker = start_worker()
+
+    outcomes = wait_for_outcomes(redis_server, list(waits), limit=120)
+
+    # Each kill left polls the dead worker had taken (unacknowledged) to redeliver.
+    assert all(orphaned), orphaned
+    sent = {w: redis_server.client.smembers(f"done:sent:{w}") for w in waits}
+    assert all(b"None" not in tags for tags in sent.values())
+    assert {w: len(tags) for w, tags in sent.items()} == {w: 1 for w in waits}
+    calls = redis_server.client.hgetall("done:calls")
+    ran = {k.decode(): int(v) for k, v in calls.items() if k.decode() in waits}
+    print("on_done runs:", sum(ran.values()), "for", len(ran), "waits")
+    for wait_id, (name, plan) in waits.items():
+        outcome = outcomes[wait_id]
+        assert outcome["wait_id"] == wait_id
+        if plan == "ready":
+            assert outcome["ok"], outcome
+            assert outcome["result"]["output"]["Name"] == name
+            result = outcome["result"]
+        else:
+            assert not outcome["ok"]
+            assert outcome["error"]["type"] == EXPECTED_ERROR[plan], outcome["error"]
+            result = outcome["error"]["result"]
+        assert result["attempts"] >= 1
+        deadline = outcome["deadline"]
+        assert deadline <= latest_deadline[wait_id]
+        assert deadline - outcome["started_at"] == _max_wait_time(plan)
+        stamps = [float(t) for t in redis_server.client.lrange(f"calls:{name}", 0, -1)]
+        assert stamps and max(stamps) <= deadline + START_TOLERANCE + STAMP_GAP, (
+            name,
+            stamps,
+            deadline,
+        )
+        limit = _max_wait_time(plan) + START_TOLERANCE
+        polls = result["history"]
+        if (
+            plan == "never"
+            and polls[-1]["output"] is None
+            and not polls[-1]["duration"]
+        ):
+            polls = polls[:-1]  # the engine's record of the final poll it did not make
+        late = [a for a in polls if a["started_at"] > limit]
+        assert not late, (name, late)
+
+
+def _kill_mid_run(server: Any, worker: Any, ended: int, total: int) -> int:
+    """SIGKILL `worker` once `ended` waits ended, while it holds a poll; the polls it held."""
+    limit = time.monotonic() + 60
+    while time.monotonic() < limit:
+        if ended <= server.client.hlen("done:calls") and server.client.hlen("unacked"):
+            break
+        time.sleep(0.01)
+    assert server.client.hlen("done:calls") < total, "the run ended before the kill"
+    worker.kill()
+    held: int = server.client.hlen("unacked")
+    return held
+
+
+def _max_wait_time(plan: str) -> float:
+    return next(m for p, _, m in PLANS if p == plan)
