@@ -3,6 +3,9 @@
 The spec's waiter workflow and retry delay, written once (`waitable.flow`) and
 driven synchronously or with asyncio; immutable waiter definitions; results,
 errors, backoff strategies and a virtual clock for tests (`waitable.testing`).
+The same engine runs retries (`waitable.retry`), rate limits (`limit_rate`,
+`RateLimiter`), waits saved between polls (`start`/`poll_once`, `SavedWait`),
+custom waiters without a model (`custom_waiter`) and seed 002's `Poller`.
 """
 
 from .backoff import (
@@ -41,7 +44,23 @@ from .errors import (
     WaiterOperationError,
     WaiterTimeoutError,
 )
+from .custom import (
+    AsyncCustomWaiter,
+    CustomWaiter,
+    custom_waiter,
+    custom_waiter_from_trait,
+)
 from .invoke import AsyncClientError
+from .poller import (
+    NotReady,
+    PollAttempt,
+    Poller,
+    PollerState,
+    PollStatus,
+    Ready,
+    RetriesExhaustedError,
+)
+from .receive import ReceiveTimeoutError, receive_next
 from .rate_limit import Limiter, RateLimiter, limit_rate
 from .results import Attempt, Retry, WaiterResult
 from .steps import PollStep, SavedWait
@@ -51,11 +70,13 @@ __all__ = [
     "Acceptor",
     "AcceptorState",
     "AsyncClientError",
+    "AsyncCustomWaiter",
     "AsyncWaiter",
     "Attempt",
     "Backoff",
     "Clock",
     "Comparator",
+    "CustomWaiter",
     "DecorrelatedJitter",
     "ErrorTypeMatcher",
     "ExponentialDelay",
@@ -65,13 +86,21 @@ __all__ = [
     "FixedDelay",
     "FixedDelayWithJitter",
     "IncrementalDelay",
-    "Limiter",
     "InputOutputMatcher",
+    "Limiter",
     "Matcher",
     "ModeledError",
+    "NotReady",
     "OutputMatcher",
+    "PollAttempt",
+    "PollStatus",
     "PollStep",
+    "Poller",
+    "PollerState",
     "RateLimiter",
+    "Ready",
+    "ReceiveTimeoutError",
+    "RetriesExhaustedError",
     "Retry",
     "RetryContext",
     "RetryImmediately",
@@ -89,5 +118,8 @@ __all__ = [
     "WaiterOperationError",
     "WaiterResult",
     "WaiterTimeoutError",
+    "custom_waiter",
+    "custom_waiter_from_trait",
     "limit_rate",
+    "receive_next",
 ]

@@ -70,6 +70,7 @@ __all__ = [
     "CutOff",
     "Judge",
     "Late",
+    "NoRetryCapacity",
     "Outcome",
     "Poll",
     "RateLimit",
@@ -143,6 +144,13 @@ class Late:
 
 Action: TypeAlias = Poll | Sleep
 Outcome: TypeAlias = Returned | Raised | CutOff | Late
+
+
+class NoRetryCapacity(Exception):
+    """A token bucket in circuit-breaker mode has no capacity: make no retry, fail fast.
+
+    `waitable.retry.RetryCapacityExceededError` is the standard bucket's kind of it.
+    """
 
 
 class Judge(Protocol):
@@ -444,7 +452,7 @@ def _first_token_now(bucket: TokenBucketLike, now: float) -> Any:
     """The first try's token when it can be had at once (the usual case), else None."""
     try:
         return bucket.acquire_token(now)
-    except RetryCapacityExceededError:
+    except NoRetryCapacity:
         return None
 
 
@@ -455,7 +463,7 @@ def _first_token(
     while True:
         try:
             token = bucket.acquire_token(now())
-        except RetryCapacityExceededError as short:
+        except NoRetryCapacity as short:
             logger.debug("first try made without a retry token: %s", short)
             return None  # the first try is always made (seed 001); no retries then
         wait = getattr(token, "wait", 0.0)
@@ -477,7 +485,7 @@ def _pay_retry(
     while True:
         try:
             wait = float(token.schedule_retry(reason, now()))
-        except RetryCapacityExceededError as short:  # the circuit breaker: fail fast
+        except NoRetryCapacity as short:  # the circuit breaker: fail fast
             logger.debug("retry not made: %s", short)
             token.notify_failure(now())
             return "capacity"
@@ -691,7 +699,3 @@ def _fail_operation(
     )
     logger.info("%s", error)
     raise error from cause
-
-
-# Imported last: `waitable.retry` imports this module's outcome records.
-from .retry.token_bucket import RetryCapacityExceededError  # noqa: E402

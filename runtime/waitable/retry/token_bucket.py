@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import threading
 
+from ..flow import NoRetryCapacity
 from .directives import RetryErrorType
 
 __all__ = ["RetryCapacityExceededError", "RetryToken", "StandardRetryTokenBucket"]
@@ -33,7 +34,7 @@ _EPSILON = 1e-9
 _ARMED, _PENDING, _RESOLVED = "armed", "pending", "resolved"
 
 
-class RetryCapacityExceededError(Exception):
+class RetryCapacityExceededError(NoRetryCapacity):
     """A circuit-breaking bucket is short of the capacity a try or retry costs."""
 
     def __init__(self, *, what: str, cost: int, available: float, bucket: str) -> None:
