@@ -32,7 +32,7 @@ app.conf.update(
     },
     worker_hijack_root_logger=False,
 )
-install(app, lease=2.0, keep=600.0)
+install(app, lease=2.0, keep=600.0, sweep_every=1.0)
 
 _records = redis.Redis.from_url(URL)
 

@@ -11,7 +11,7 @@ from .guard import WaitGuard
 from .names import register_client_factory, register_waiter
 from .outcome import error_outcome, result_outcome
 from .start import start_wait
-from .tasks import POLL_TASK, WaitTasks, install, installed
+from .tasks import POLL_TASK, WaitTasks, install, installed, sweep_once
 
 __all__ = [
     "POLL_TASK",
@@ -24,4 +24,5 @@ __all__ = [
     "register_waiter",
     "result_outcome",
     "start_wait",
+    "sweep_once",
 ]

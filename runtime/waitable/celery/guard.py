@@ -3,9 +3,16 @@
 Celery with a Redis broker delivers a message again after a worker dies
 (`acks_late`); a redelivered poll is harmless, but it must not fork the wait
 into two chains, nor call `on_done` twice. One hash per wait holds the last
-poll whose successor was published (`seq`), a lease on the poll now running
-(`owner`, `until`), and the end (`done`: `sending` then `sent`, with the
-`outcome`). Every check-and-set is one Lua script, so two workers never both win.
+poll whose successor was published (`seq`), that successor's message (`next`),
+a lease on the poll now running (`owner`, `until`), and the end (`done`:
+`sending` then `sent`, with the `outcome`). Every check-and-set is one Lua
+script, so two workers never both win.
+
+A message can still vanish: kombu's Redis transport takes it off the queue
+(BRPOP) before it records it as unacknowledged, so a worker killed between the
+two loses it. A sorted set (`<prefix>due`) holds each pending wait by the time
+its next poll should have begun; `sweep` hands back the overdue ones' messages
+to publish again (a second copy is harmless: the record drops it).
 """
 
 from __future__ import annotations
@@ -36,14 +43,41 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
 return {'run', ''}
 """
 
-# KEYS[1]; ARGV: seq, token. The successor of poll `seq` is published: record it, free the lease.
+# KEYS[1] the hash, KEYS[2] the due index; ARGV: seq, token, next message, overdue at, id.
+# The successor of poll `seq` is published: record it, free the lease.
 _ADVANCE = """
-local h = redis.call('HMGET', KEYS[1], 'seq', 'owner')
+local h = redis.call('HMGET', KEYS[1], 'seq', 'owner', 'done')
+if h[3] then return 0 end
 if not h[1] or tonumber(h[1]) < tonumber(ARGV[1]) then
-  redis.call('HSET', KEYS[1], 'seq', ARGV[1])
+  redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'next', ARGV[3])
+  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 end
 if h[2] == ARGV[2] then redis.call('HDEL', KEYS[1], 'owner', 'until') end
 return 1
+"""
+
+# KEYS[1] the hash, KEYS[2] the due index; ARGV: first message, overdue at, id, ttl_s.
+_STARTED = """
+redis.call('HSET', KEYS[1], 'next', ARGV[1])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+return 1
+"""
+
+# KEYS[1] the due index; ARGV: now, retry at, limit, prefix. Overdue waits' messages.
+_SWEEP = """
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local found = {}
+for _, id in ipairs(ids) do
+  local h = redis.call('HMGET', ARGV[4] .. id, 'next', 'done')
+  if h[1] and not h[2] then
+    redis.call('ZADD', KEYS[1], ARGV[2], id)
+    table.insert(found, h[1])
+  else
+    redis.call('ZREM', KEYS[1], id)
+  end
+end
+return found
 """
 
 # KEYS[1]; ARGV: token, outcome, ttl_s. The wait ended: keep the first outcome, hold the lease.
@@ -59,11 +93,12 @@ end
 return {'send', h[3]}
 """
 
-# KEYS[1]; ARGV: ttl_s. `on_done` is published: the wait is over for good.
+# KEYS[1] the hash, KEYS[2] the due index; ARGV: ttl_s, id. `on_done` is published.
 _SENT = """
 redis.call('HSET', KEYS[1], 'done', 'sent')
-redis.call('HDEL', KEYS[1], 'owner', 'until', 'outcome', 'seq')
+redis.call('HDEL', KEYS[1], 'owner', 'until', 'outcome', 'seq', 'next')
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
+redis.call('ZREM', KEYS[2], ARGV[2])
 return 1
 """
 
@@ -84,6 +119,8 @@ class WaitGuard:
         self.key_prefix = key_prefix
         self._begin = client.register_script(_BEGIN)
         self._advance = client.register_script(_ADVANCE)
+        self._started = client.register_script(_STARTED)
+        self._sweep = client.register_script(_SWEEP)
         self._finish = client.register_script(_FINISH)
         self._sent = client.register_script(_SENT)
 
@@ -101,9 +138,35 @@ class WaitGuard:
         )
         return _decision(reply)
 
-    def advance(self, wait_id: str, seq: int, token: str) -> None:
-        """Poll `seq`'s successor is published: older copies of it become stale."""
-        self._advance(keys=[self.key(wait_id)], args=[seq, token])
+    @property
+    def due_key(self) -> str:
+        """The sorted set of pending waits by the time their next poll is overdue."""
+        return f"{self.key_prefix}due"
+
+    def started(
+        self, wait_id: str, message: str, overdue_at: float, ttl: float
+    ) -> None:
+        """A new wait's first poll (`message`, JSON) is about to be published."""
+        self._started(
+            keys=[self.key(wait_id), self.due_key],
+            args=[message, overdue_at, wait_id, _seconds(ttl)],
+        )
+
+    def advance(
+        self, wait_id: str, seq: int, token: str, message: str, overdue_at: float
+    ) -> None:
+        """Poll `seq`'s successor (`message`) is published: older copies become stale."""
+        self._advance(
+            keys=[self.key(wait_id), self.due_key],
+            args=[seq, token, message, overdue_at, wait_id],
+        )
+
+    def sweep(self, now: float, retry_at: float, limit: int = 1000) -> list[str]:
+        """The messages of waits whose next poll is overdue at `now`; looked at again at `retry_at`."""
+        reply = self._sweep(
+            keys=[self.due_key], args=[now, retry_at, limit, self.key_prefix]
+        )
+        return [_text(part) for part in reply]
 
     def finish(self, wait_id: str, token: str, outcome: str, ttl: float) -> Decision:
         """The wait ended with `outcome` (JSON): `send` it (the first outcome kept) or not."""
@@ -114,7 +177,9 @@ class WaitGuard:
 
     def sent(self, wait_id: str, ttl: float) -> None:
         """`on_done` is published; redelivered polls of this wait now do nothing."""
-        self._sent(keys=[self.key(wait_id)], args=[_seconds(ttl)])
+        self._sent(
+            keys=[self.key(wait_id), self.due_key], args=[_seconds(ttl), wait_id]
+        )
 
 
 def _decision(reply: Any) -> Decision:

@@ -6,12 +6,13 @@ the delays. The wait then lives in Celery messages until `on_done` is called.
 
 from __future__ import annotations
 
+import time
 import uuid
 from typing import Any
 
 from ..errors import WaiterConfigurationError
 from .names import resolve_client_factory, resolve_waiter
-from .tasks import installed
+from .tasks import installed, message, visibility_timeout
 
 __all__ = ["start_wait"]
 
@@ -57,7 +58,7 @@ def start_wait(
         max_attempts=max_attempts,
         seed=seed,
     )
-    visibility = _visibility_timeout(app)
+    visibility = visibility_timeout(app) if _redis_broker(app) else None
     if visibility is not None and saved.max_delay >= visibility:
         raise WaiterConfigurationError(
             f"waiter {waiter!r}: max_delay {saved.max_delay:g}s is not below the Redis "
@@ -68,16 +69,19 @@ def start_wait(
     signature = None if on_done is None else dict(app.signature(on_done))
     wait = wait_id or uuid.uuid4().hex
     options: dict[str, Any] = {} if queue is None else {"queue": queue}
-    tasks.task.apply_async(
-        args=(wait, 0, waiter, client, saved.to_json(), signature, queue), **options
-    )
+    args = (wait, 0, waiter, client, saved.to_json(), signature, queue)
+    guard = tasks.guard()
+    ttl = saved.max_wait_time + tasks.keep
+    guard.started(wait, message(args, queue), time.time() + tasks.recover_after, ttl)
+    try:
+        tasks.task.apply_async(args=args, **options)
+    except BaseException:
+        guard.client.delete(guard.key(wait))
+        guard.client.zrem(guard.due_key, wait)
+        raise
     return wait
 
 
-def _visibility_timeout(app: Any) -> float | None:
-    """The Redis broker's visibility timeout (seconds), None for other brokers."""
+def _redis_broker(app: Any) -> bool:
     url = app.conf.broker_url
-    if not (isinstance(url, str) and url.split("://", 1)[0] in ("redis", "rediss")):
-        return None
-    options = app.conf.broker_transport_options or {}
-    return float(options.get("visibility_timeout", 3600))
+    return isinstance(url, str) and url.split("://", 1)[0] in ("redis", "rediss")

@@ -41,7 +41,9 @@ class WaitTasks:
 
     `lease` (seconds) bounds one poll: a second copy of a message waits that long
     for the first before running. `keep` (seconds) is how long a finished wait's
-    record stays, so late copies of its polls still find it ended.
+    record stays, so late copies of its polls still find it ended. A poll that
+    has not begun `recover_after` seconds after it was due is published again by
+    the sweep each worker runs every `sweep_every` seconds.
     """
 
     app: Any
@@ -49,6 +51,8 @@ class WaitTasks:
     lease: float
     keep: float
     key_prefix: str
+    recover_after: float = 3600.0
+    sweep_every: float = 10.0
     task: Any = None
     _guard: WaitGuard | None = None
     _guard_pid: int = 0
@@ -72,11 +76,14 @@ def install(
     lease: float = 120.0,
     keep: float = 86400.0,
     key_prefix: str = "waitable:",
+    recover_after: float | None = None,
+    sweep_every: float = 10.0,
 ) -> WaitTasks:
-    """Register the poll task on the Celery `app`; idempotent per app.
+    """Register the poll task on the Celery `app`, and the worker's sweep; idempotent per app.
 
     `redis_url` is where the per-wait records live; by default the app's broker
-    when that is Redis. Call this where the app is defined.
+    when that is Redis. `recover_after` defaults to the broker's visibility
+    timeout. Call this where the app is defined.
     """
     existing = installed(app)
     if existing is not None:
@@ -87,12 +94,16 @@ def install(
             "waitable.celery.install(app) needs a Redis URL for its per-wait records: "
             f"the app's broker is {app.conf.broker_url!r}; pass redis_url='redis://...'"
         )
-    if lease <= 0 or keep <= 0:
+    recover = visibility_timeout(app) if recover_after is None else recover_after
+    if min(lease, keep, recover, sweep_every) <= 0:
         raise WaiterConfigurationError(
-            f"waitable.celery.install: lease and keep must be positive seconds, got "
-            f"lease={lease!r}, keep={keep!r}"
+            f"waitable.celery.install: lease, keep, recover_after and sweep_every must "
+            f"be positive seconds, got lease={lease!r}, keep={keep!r}, "
+            f"recover_after={recover!r}, sweep_every={sweep_every!r}"
         )
-    tasks = WaitTasks(app, url, float(lease), float(keep), key_prefix)
+    tasks = WaitTasks(
+        app, url, float(lease), float(keep), key_prefix, float(recover), sweep_every
+    )
 
     def poll(
         self: Any,
@@ -115,6 +126,11 @@ def install(
         serializer="json",
     )(poll)
     _INSTALLED[id(app)] = tasks
+    from celery import signals  # type: ignore[import-untyped]
+
+    signals.worker_ready.connect(
+        lambda sender=None, **_: _start_sweeper(tasks), weak=False
+    )
     return tasks
 
 
@@ -132,6 +148,43 @@ def _redis_broker(app: Any) -> str | None:
     if isinstance(url, str) and url.split("://", 1)[0] in ("redis", "rediss"):
         return url
     return None
+
+
+def visibility_timeout(app: Any) -> float:
+    """The Redis broker's visibility timeout in seconds (kombu's default: one hour)."""
+    options = app.conf.broker_transport_options or {}
+    return float(options.get("visibility_timeout", 3600))
+
+
+def message(args: tuple[Any, ...], queue: str | None) -> str:
+    """A poll message's arguments as JSON, kept so that the sweep can publish it again."""
+    return json.dumps({"args": list(args), "queue": queue}, separators=(",", ":"))
+
+
+def sweep_once(tasks: WaitTasks) -> int:
+    """Publish again every pending wait's overdue poll; how many were published."""
+    now = time.time()
+    found = tasks.guard().sweep(now, now + tasks.recover_after)
+    for text in found:
+        data = json.loads(text)
+        _publish(tasks.task, tuple(data["args"]), 0.0, data["queue"])
+    if found:
+        logger.warning("waitable: published %d overdue poll(s) again", len(found))
+    return len(found)
+
+
+def _start_sweeper(tasks: WaitTasks) -> None:
+    """A daemon thread in the worker's main process: `sweep_once` every `sweep_every` s."""
+
+    def run() -> None:
+        while True:
+            time.sleep(tasks.sweep_every)
+            try:
+                sweep_once(tasks)
+            except Exception:  # the broker or Redis is away: try again next round
+                logger.exception("waitable: the sweep for overdue polls failed")
+
+    threading.Thread(target=run, name="waitable-sweep", daemon=True).start()
 
 
 def _poll(
@@ -188,7 +241,8 @@ def _poll(
                 queue,
             )
             _publish(task, next_args, delay, queue)
-            guard.advance(wait_id, seq, token)
+            overdue_at = time.time() + delay + tasks.recover_after
+            guard.advance(wait_id, seq, token, message(next_args, queue), overdue_at)
             return
         outcome = result_outcome(wait_id, waiter, saved, step.result)
     text = json.dumps(outcome, separators=(",", ":"), allow_nan=False)
