@@ -1,0 +1,153 @@
+"""waitable.celery against a real Redis and worker: outcomes, duplicates, lost messages, bad calls."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import pytest
+
+from conftest import wait_for_outcomes
+from waitable import WaiterConfigurationError
+from waitable.celery import WaitGuard, start_wait
+
+CLIENT = "fake_service:make_client"
+FAST = {"min_delay": 0.05, "max_delay": 0.2}
+
+
+def _start(
+    app: Any, name: str, waiter: str = "fake_service:ThingReadyWaiter", **options: Any
+) -> str:
+    options = {"max_wait_time": 30.0, **FAST, **options}
+    client = options.pop("client", CLIENT)
+    return start_wait(
+        app.app,
+        waiter,
+        {"Name": name},
+        client=client,
+        on_done=app.record_outcome.s(tag=name),
+        **options,
+    )
+
+
+def test_outcomes_of_sync_and_async_waiters(
+    redis_server: Any, wait_app: Any, start_worker: Any
+) -> None:
+    from fake_service import ThingService
+
+    service = ThingService(redis_server.url)
+    tag = uuid.uuid4().hex
+    service.plan(f"ok-{tag}", "ready", 3)
+    service.plan(f"bad-{tag}", "broken", 2)
+    service.plan(f"async-{tag}", "ready", 2)
+    start_worker()
+    ids = {
+        "ok": _start(wait_app, f"ok-{tag}"),
+        "bad": _start(wait_app, f"bad-{tag}"),
+        "late": _start(wait_app, f"late-{tag}", max_wait_time=1.0),
+        "async": _start(
+            wait_app,
+            f"async-{tag}",
+            "fake_service:AsyncThingReadyWaiter",
+            client="fake_service:make_async_client",
+        ),
+    }
+    got = wait_for_outcomes(redis_server, list(ids.values()), limit=60)
+    ok, bad, late, asynchronous = (got[ids[k]] for k in ("ok", "bad", "late", "async"))
+    assert (
+        ok["ok"]
+        and ok["result"]["state"] == "success"
+        and ok["result"]["attempts"] == 3
+    )
+    assert ok["result"]["output"] == {"Status": "READY", "Name": f"ok-{tag}"}
+    assert ok["waiter"] == "fake_service:ThingReadyWaiter" and ok["error"] is None
+    assert not bad["ok"] and bad["error"]["type"] == "WaiterFailureStateError"
+    assert bad["error"]["result"]["attempts"] == 2
+    assert not late["ok"] and late["error"]["type"] == "WaiterTimeoutError"
+    assert late["deadline"] - late["started_at"] == 1.0
+    assert asynchronous["ok"] and asynchronous["result"]["attempts"] == 2
+    # One poll per attempt: nothing was polled twice here.
+    assert int(redis_server.client.hget(f"thing:ok-{tag}", "polls")) == 3
+
+
+def test_a_duplicated_poll_message_changes_nothing(
+    redis_server: Any, wait_app: Any, start_worker: Any
+) -> None:
+    """A second copy of a poll (a redelivery) is dropped: one chain, one on_done."""
+    from fake_service import ThingService
+
+    name = f"dup-{uuid.uuid4().hex}"
+    ThingService(redis_server.url).plan(name, "ready", 4)
+    wait_id = _start(wait_app, name)
+    queued = redis_server.client.lrange("celery", 0, -1)
+    (first,) = [m for m in queued if wait_id.encode() in m]
+    redis_server.client.rpush("celery", first)  # the same message, delivered twice
+    start_worker()
+    outcome = wait_for_outcomes(redis_server, [wait_id], limit=30)[wait_id]
+    assert outcome["ok"] and outcome["result"]["attempts"] == 4
+    assert int(redis_server.client.hget(f"thing:{name}", "polls")) == 4
+    assert len(redis_server.client.smembers(f"done:sent:{wait_id}")) == 1
+
+
+def test_a_lost_poll_message_is_published_again(
+    redis_server: Any, wait_app: Any, start_worker: Any
+) -> None:
+    """The message vanishes from the broker (as when a worker dies right after BRPOP)."""
+    from fake_service import ThingService
+
+    name = f"lost-{uuid.uuid4().hex}"
+    ThingService(redis_server.url).plan(name, "ready", 2)
+    wait_id = _start(wait_app, name)
+    queued = redis_server.client.lrange("celery", 0, -1)
+    (first,) = [m for m in queued if wait_id.encode() in m]
+    assert redis_server.client.lrem("celery", 0, first) == 1
+    start_worker()
+    outcome = wait_for_outcomes(redis_server, [wait_id], limit=30)[wait_id]
+    assert outcome["ok"] and outcome["result"]["attempts"] == 2
+
+
+def test_start_wait_refuses_what_a_worker_could_not_run(
+    redis_server: Any, wait_app: Any
+) -> None:
+    from celery import Celery
+
+    with pytest.raises(WaiterConfigurationError, match="install"):
+        start_wait(
+            Celery(broker=redis_server.url),
+            "fake_service:ThingReadyWaiter",
+            {},
+            client=CLIENT,
+            max_wait_time=5,
+        )
+    with pytest.raises(WaiterConfigurationError, match="cannot be imported"):
+        _start(wait_app, "x", "fake_service:NoSuchWaiter")
+    with pytest.raises(WaiterConfigurationError, match="neither registered"):
+        _start(wait_app, "x", client="make_client")
+    with pytest.raises(WaiterConfigurationError, match="subclass of waitable.Waiter"):
+        _start(wait_app, "x", "fake_service:ThingService")
+    with pytest.raises(WaiterConfigurationError, match="visibility_timeout 3s"):
+        _start(wait_app, "x", max_delay=3.0)
+
+
+def test_the_wait_record_decides_between_copies(redis_server: Any) -> None:
+    """The Lua checks: one lease holder, stale copies dropped, the first outcome kept."""
+    guard = WaitGuard(redis_server.client, key_prefix=f"t{uuid.uuid4().hex}:")
+    wait = "w"
+    assert guard.begin(wait, 0, "a", lease=30, ttl=60).verdict == "run"
+    busy = guard.begin(wait, 0, "b", lease=30, ttl=60)
+    assert busy.verdict == "busy" and 0 < int(busy.detail) <= 30_000
+    guard.advance(
+        wait, 0, "a", json.dumps({"args": [], "queue": None}), overdue_at=1e12
+    )
+    assert guard.begin(wait, 0, "b", lease=30, ttl=60).verdict == "stale"
+    assert guard.begin(wait, 1, "c", lease=30, ttl=60).verdict == "run"
+    assert guard.finish(wait, "c", '{"ok":true}', ttl=60).detail == '{"ok":true}'
+    assert guard.finish(wait, "d", '{"ok":false}', ttl=60).verdict == "ended"
+    # The finisher died before publishing on_done: once its lease ends, a copy resends.
+    guard.client.hset(guard.key(wait), "until", 0)
+    resend = guard.begin(wait, 1, "e", lease=30, ttl=60)
+    assert (resend.verdict, resend.detail) == ("resend", '{"ok":true}')
+    guard.sent(wait, ttl=60)
+    assert guard.begin(wait, 2, "f", lease=30, ttl=60).verdict == "ended"
+    assert guard.sweep(now=2e12, retry_at=3e12) == []
