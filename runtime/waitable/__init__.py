@@ -39,6 +39,7 @@ from .definition import (
 from .errors import (
     WaiterConfigurationError,
     WaiterError,
+    WaiterEvaluationError,
     WaiterFailureStateError,
     WaiterMaxAttemptsError,
     WaiterOperationError,
@@ -113,6 +114,7 @@ __all__ = [
     "WaiterDefinition",
     "WaiterDefinitionError",
     "WaiterError",
+    "WaiterEvaluationError",
     "WaiterFailureStateError",
     "WaiterMaxAttemptsError",
     "WaiterOperationError",

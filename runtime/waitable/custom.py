@@ -25,7 +25,6 @@ import inspect
 import json
 import math
 import os
-import random
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -48,11 +47,10 @@ from .definition import (
     WaiterDefinition,
     WaiterDefinitionError,
 )
-from .drivers import run_async, run_sync
 from .error_codes import is_transport_error
 from .errors import WaiterConfigurationError, WaiterEvaluationError
-from .flow import Raised, Returned, WaitPlan, WaitState, flow, start
-from .invoke import OperationCall, awaiting, bind_operation
+from .flow import Judge, Raised, Returned, WaitPlan
+from .invoke import OperationCall, bind_operation
 from .matching import (
     NO_MATCH_ERRORS,
     Verdict,
@@ -67,7 +65,7 @@ from .options import (
     validate_seconds,
 )
 from .results import WaiterResult
-from .steps import DEFAULT_HISTORY_LIMIT, SavedWait, WallClock, rng_state
+from .steps import SavedWait
 from .waiter import AsyncWaiter, Waiter, _WaiterBase
 
 __all__ = [
@@ -395,6 +393,7 @@ def _takes_no_input(function: Callable[..., Any]) -> bool:
 class _CustomBase(_WaiterBase[Any, Any]):
     """What both custom waiter kinds add: the judge, builder defaults, the first delay."""
 
+    judge: ClassVar[Judge | None] = judge_acceptors
     delay_before_first_attempt: ClassVar[bool] = False
     default_max_wait_time: ClassVar[float | None] = None
     default_max_attempts: ClassVar[int | None] = None
@@ -413,12 +412,6 @@ class _CustomBase(_WaiterBase[Any, Any]):
             options.setdefault("backoff", cls.default_backoff)
         options.setdefault("retry_on", cls.default_retry_on)
         super().__init__(operation, **options)
-
-    def _plan_with(
-        self, input: Any, options: WaitOptions, rng: random.Random
-    ) -> WaitPlan:
-        plan = super()._plan_with(input, options, rng)
-        return dataclasses.replace(plan, judge=judge_acceptors)
 
     def _options(
         self,
@@ -447,18 +440,6 @@ class _CustomBase(_WaiterBase[Any, Any]):
             options = dataclasses.replace(options, max_wait_time=math.inf)
         return options
 
-    def _begin(
-        self, input: Any, options: WaitOptions, now: float
-    ) -> tuple[WaitPlan, WaitState]:
-        plan = self._plan_with(input, options, self.rng)
-        state = start(plan, now, self.history_limit)
-        delay, final = self._first_delay(options)
-        if delay:
-            state.next_delay, state.final = delay, final
-            state.next_poll_at = now + delay
-            state.total_delay = delay
-        return plan, state
-
     def _first_delay(self, options: WaitOptions) -> tuple[float, bool]:
         """Seed 003's `ExecuteAfterFirstDelay`: `min_delay`, under the last-attempt rule."""
         if not type(self).delay_before_first_attempt:
@@ -484,24 +465,14 @@ class _CustomBase(_WaiterBase[Any, Any]):
         With `delay_before_first_attempt`, the record's `next_delay` and
         `next_poll_at` say when the first poll is due: schedule `poll_once` then.
         """
-        options = self._options(max_wait_time, min_delay, max_delay, max_attempts, None)
-        now = WallClock(self.clock).now()
-        delay, final = self._first_delay(options)
-        return SavedWait(
-            waiter=self.definition.name,
-            input=input,
-            max_wait_time=options.max_wait_time,
-            min_delay=options.min_delay,
-            max_delay=options.max_delay,
-            max_attempts=options.max_attempts,
-            started_at=now,
-            deadline=now + options.max_wait_time,
-            rng_state=rng_state(random.Random(seed)),
-            next_delay=delay,
-            next_poll_at=now + delay if delay else None,
-            final=final,
-            total_delay=delay,
-            history_limit=history_limit or self.history_limit or DEFAULT_HISTORY_LIMIT,
+        return self._start(
+            input,
+            max_wait_time,
+            min_delay,
+            max_delay,
+            max_attempts,
+            seed,
+            history_limit,
         )
 
 
@@ -527,15 +498,9 @@ class CustomWaiter(_CustomBase, Waiter[Any, Any]):
         backoff: Backoff | None = None,
     ) -> WaiterResult[Any]:
         """Poll until a success acceptor matches; raise a `WaiterError` otherwise."""
-        options = self._options(
-            max_wait_time, min_delay, max_delay, max_attempts, backoff
+        return self._wait(
+            input, max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
-        clock, call = self.clock, self._call
-        plan, state = self._begin(input, options, clock.now())
-        result: WaiterResult[Any] = run_sync(
-            flow(plan, state, clock.now), lambda: call(input), clock
-        )
-        return result
 
 
 class AsyncCustomWaiter(_CustomBase, AsyncWaiter[Any, Any]):
@@ -552,16 +517,9 @@ class AsyncCustomWaiter(_CustomBase, AsyncWaiter[Any, Any]):
         backoff: Backoff | None = None,
     ) -> WaiterResult[Any]:
         """Poll until a success acceptor matches; raise a `WaiterError` otherwise."""
-        options = self._options(
-            max_wait_time, min_delay, max_delay, max_attempts, backoff
+        return await self._wait(
+            input, max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
-        clock = self.clock
-        call = awaiting(self._call, self.definition.name)
-        plan, state = self._begin(input, options, clock.now())
-        result: WaiterResult[Any] = await run_async(
-            flow(plan, state, clock.now), lambda: call(input), clock
-        )
-        return result
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ last state or error code, and says what the caller can do about it.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .definition import AcceptorState
@@ -121,10 +122,16 @@ class WaiterMaxAttemptsError(WaiterError):
         max_wait_time: float,
         remaining: float,
     ) -> None:
+        if math.isinf(max_wait_time):
+            left = "with no max_wait_time; raise max_attempts to keep waiting"
+        else:
+            left = (
+                f"with {remaining:.1f}s of max_wait_time={max_wait_time:g}s still left; "
+                "raise or drop max_attempts to use the whole max_wait_time"
+            )
         super().__init__(
             f"waiter {result.waiter} gave up: max_attempts={max_attempts} reached "
-            f"{_summary(result)}, with {remaining:.1f}s of max_wait_time={max_wait_time:g}s "
-            "still left; raise or drop max_attempts to use the whole max_wait_time",
+            f"{_summary(result)}, {left}",
             result,
         )
         self.max_attempts = max_attempts

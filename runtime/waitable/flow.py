@@ -47,17 +47,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeAlias
 
 from .backoff import Backoff, RetryContext
-from .datamodel import to_jmespath
 from .definition import AcceptorState, WaiterDefinition
 from .error_codes import error_code, is_transport_error
 from .errors import (
     WaiterConfigurationError,
+    WaiterEvaluationError,
     WaiterFailureStateError,
     WaiterMaxAttemptsError,
     WaiterOperationError,
     WaiterTimeoutError,
 )
-from .matching import Verdict, match_error, match_output
+from .matching import Verdict, input_to_jmespath, match_error, match_output
+from .seconds import MAX_SECONDS
 from .options import WaitOptions
 from .results import Attempt, Retry, WaiterResult
 
@@ -267,6 +268,7 @@ class _Call:
     judged: bool = False
     late: bool = False
     retry_stopped: str | None = None
+    broken: WaiterEvaluationError | None = None
 
 
 def flow(
@@ -274,7 +276,9 @@ def flow(
 ) -> Generator[Action, Outcome | None, WaiterResult[Any]]:
     """Yield the actions of one wait; see the module docstring for the protocol."""
     definition, options = plan.definition, plan.options
-    input_data = to_jmespath(plan.input) if plan.judge is None else plan.input
+    input_data = (
+        input_to_jmespath(definition, plan.input) if plan.judge is None else plan.input
+    )
     if state.next_poll_at is not None:
         pause = state.next_poll_at - now()
         if pause > 0:
@@ -290,13 +294,16 @@ def flow(
             if isinstance(outcome, Raised)
             else None
         )
+        broken = call.broken
         if late:
             verdict: Verdict | None = _IMPLICIT_FAILURE
         elif call.judged:
             verdict = call.verdict
         else:
             assert isinstance(outcome, (Returned, Raised))
-            verdict = _judge(plan, outcome, input_data, code)
+            verdict, broken = _judge_safely(plan, outcome, input_data, code)
+        if broken is not None:
+            verdict = Verdict(AcceptorState.FAILURE, broken.acceptor_index)
         state.attempts += 1
         attempt = Attempt(
             number=state.attempts,
@@ -312,6 +319,10 @@ def flow(
         )
         _record(state, attempt)
         _report(plan, attempt)
+        if broken is not None:
+            error = broken.with_result(_result(state, definition, finished))
+            logger.info("%s", error)
+            raise error from broken.__cause__
         if late:
             _fail(
                 WaiterTimeoutError(
@@ -406,9 +417,11 @@ def _call(
             if isinstance(outcome, Raised)
             else None
         )
-        verdict = _judge(plan, outcome, input_data, code)
-        call = _Call(outcome, started, finished, retries, verdict, judged=True)
-        if verdict is not None:
+        verdict, broken = _judge_safely(plan, outcome, input_data, code)
+        call = _Call(
+            outcome, started, finished, retries, verdict, judged=True, broken=broken
+        )
+        if verdict is not None or broken is not None:
             _resolve(token, finished, success=True)
             return call
         reason = getattr(retrying.policy.evaluate(outcome), "reason", None)
@@ -551,6 +564,16 @@ def _judge(
     return verdict
 
 
+def _judge_safely(
+    plan: WaitPlan, outcome: Returned | Raised, input_data: Any, code: str | None
+) -> tuple[Verdict | None, WaiterEvaluationError | None]:
+    """`_judge`, with an acceptor that could not be evaluated handed back, not raised."""
+    try:
+        return _judge(plan, outcome, input_data, code), None
+    except WaiterEvaluationError as broken:
+        return None, broken
+
+
 def _next_delay(plan: WaitPlan, state: WaitState, now: float) -> tuple[float, bool]:
     """The delay before the next poll, and whether that poll is the final one.
 
@@ -599,12 +622,12 @@ def _checked_delay(plan: WaitPlan, backoff: Backoff, retry: RetryContext) -> flo
     if (
         isinstance(delay, bool)
         or not isinstance(delay, (int, float))
-        or not 0 <= delay < math.inf
+        or not 0 <= delay <= MAX_SECONDS
     ):
         raise WaiterConfigurationError(
             f"waiter {plan.definition.name}: backoff {backoff!r} returned {delay!r} "
             f"for retry {retry.attempt}; a strategy must return a number of seconds "
-            ">= 0 (and finite)"
+            f">= 0 (and at most {MAX_SECONDS})"
         )
     return delay
 

@@ -18,7 +18,7 @@ from .clock import Clock, SystemClock
 from .definition import WaiterDefinition
 from .drivers import run_async, run_sync
 from .errors import WaiterConfigurationError
-from .flow import CallRetry, RateLimit, WaitPlan, flow, start
+from .flow import CallRetry, Judge, RateLimit, WaitPlan, WaitState, flow, start
 from .invoke import Invoker, OperationCall, awaiting, bind_operation, refuse_async
 from .options import WaitOptions, resolve_options
 from .results import Attempt, WaiterResult
@@ -37,6 +37,8 @@ class _WaiterBase(Generic[InputT, OutputT]):
 
     definition: ClassVar[WaiterDefinition]
     operation_method: ClassVar[str] = ""
+    #: How outcomes are decided; None means the definition's acceptors.
+    judge: ClassVar[Judge | None] = None
     _blocking: ClassVar[bool] = False
 
     def __init__(
@@ -106,16 +108,16 @@ class _WaiterBase(Generic[InputT, OutputT]):
                 self._call, client, type(self).operation_method, type(self).__name__
             )
 
-    def _plan(
+    def _options(
         self,
-        input: InputT,
         max_wait_time: float | None,
         min_delay: float | None,
         max_delay: float | None,
         max_attempts: int | None,
         backoff: Backoff | None,
-    ) -> WaitPlan:
-        options = resolve_options(
+    ) -> WaitOptions:
+        """The caller's overrides merged with the definition (a front end may add defaults)."""
+        return resolve_options(
             self.definition,
             max_wait_time=max_wait_time,
             min_delay=min_delay,
@@ -123,7 +125,14 @@ class _WaiterBase(Generic[InputT, OutputT]):
             max_attempts=max_attempts,
             backoff=self.backoff if backoff is None else backoff,
         )
-        return self._plan_with(input, options, self.rng)
+
+    def _first_delay(self, options: WaitOptions) -> tuple[float, bool]:
+        """The delay before the first poll and whether that poll is the final one.
+
+        None for waiters of the spec (the first poll is at once); custom waiters
+        may wait first (seed 003's `ExecuteAfterFirstDelay`).
+        """
+        return 0.0, False
 
     def _plan_with(
         self, input: InputT, options: WaitOptions, rng: random.Random
@@ -135,9 +144,23 @@ class _WaiterBase(Generic[InputT, OutputT]):
             rng,
             self.retry_on,
             self.on_attempt,
+            judge=type(self).judge,
             call_retry=self.retry,
             rate_limit=self.rate_limit,
         )
+
+    def _begin(
+        self, input: InputT, options: WaitOptions, now: float
+    ) -> tuple[WaitPlan, WaitState]:
+        """The plan and the fresh engine state of a wait starting at clock time `now`."""
+        plan = self._plan_with(input, options, self.rng)
+        state = start(plan, now, self.history_limit)
+        delay, final = self._first_delay(options)
+        if delay:
+            state.next_delay, state.final = delay, final
+            state.next_poll_at = now + delay
+            state.total_delay = delay
+        return plan, state
 
     def start(
         self,
@@ -154,17 +177,31 @@ class _WaiterBase(Generic[InputT, OutputT]):
 
         Pass the record to `poll_once()` (here or in another process). `seed`
         fixes the jitter, so a resumed wait repeats an uninterrupted one's delays.
+        When the first poll is not due at once, `next_poll_at` says when it is.
         """
-        options = resolve_options(
-            self.definition,
-            max_wait_time=max_wait_time,
-            min_delay=min_delay,
-            max_delay=max_delay,
-            max_attempts=max_attempts,
-            backoff=self.backoff,
+        return self._start(
+            input,
+            max_wait_time,
+            min_delay,
+            max_delay,
+            max_attempts,
+            seed,
+            history_limit,
         )
+
+    def _start(
+        self,
+        input: InputT,
+        max_wait_time: float | None,
+        min_delay: float | None,
+        max_delay: float | None,
+        max_attempts: int | None,
+        seed: int | None,
+        history_limit: int | None,
+    ) -> SavedWait:
+        options = self._options(max_wait_time, min_delay, max_delay, max_attempts, None)
         now = WallClock(self.clock).now()
-        limit = history_limit or self.history_limit or DEFAULT_HISTORY_LIMIT
+        delay, final = self._first_delay(options)
         return SavedWait(
             waiter=self.definition.name,
             input=input,
@@ -175,7 +212,11 @@ class _WaiterBase(Generic[InputT, OutputT]):
             started_at=now,
             deadline=now + options.max_wait_time,
             rng_state=rng_state(random.Random(seed)),
-            history_limit=limit,
+            next_delay=delay,
+            next_poll_at=now + delay if delay else None,
+            final=final,
+            total_delay=delay,
+            history_limit=history_limit or self.history_limit or DEFAULT_HISTORY_LIMIT,
         )
 
     def _resume(self, saved: SavedWait) -> tuple[WaitPlan, Any, random.Random]:
@@ -236,11 +277,24 @@ class Waiter(_WaiterBase[InputT, OutputT]):
 
         `max_wait_time` (seconds) is required. Each request's time counts against it.
         """
-        plan = self._plan(
+        return self._wait(
             input, max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
+
+    def _wait(
+        self,
+        input: InputT,
+        max_wait_time: float | None,
+        min_delay: float | None,
+        max_delay: float | None,
+        max_attempts: int | None,
+        backoff: Backoff | None,
+    ) -> WaiterResult[OutputT]:
+        options = self._options(
+            max_wait_time, min_delay, max_delay, max_attempts, backoff
+        )
         clock, call = self.clock, self._call
-        state = start(plan, clock.now(), self.history_limit)
+        plan, state = self._begin(input, options, clock.now())
         result: WaiterResult[OutputT] = run_sync(
             flow(plan, state, clock.now), lambda: call(input), clock
         )
@@ -287,11 +341,24 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
 
         `max_wait_time` (seconds) is required. Each request's time counts against it.
         """
-        plan = self._plan(
+        return await self._wait(
             input, max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
+
+    async def _wait(
+        self,
+        input: InputT,
+        max_wait_time: float | None,
+        min_delay: float | None,
+        max_delay: float | None,
+        max_attempts: int | None,
+        backoff: Backoff | None,
+    ) -> WaiterResult[OutputT]:
+        options = self._options(
+            max_wait_time, min_delay, max_delay, max_attempts, backoff
+        )
         clock, call = self.clock, awaiting(self._call, self.definition.name)
-        state = start(plan, clock.now(), self.history_limit)
+        plan, state = self._begin(input, options, clock.now())
         result: WaiterResult[OutputT] = await run_async(
             flow(plan, state, clock.now), lambda: call(input), clock
         )

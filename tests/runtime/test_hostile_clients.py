@@ -14,11 +14,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from waitable import AsyncClientError, WaiterError, WaiterTimeoutError
+from waitable import (
+    AsyncClientError,
+    WaiterError,
+    WaiterEvaluationError,
+    WaiterTimeoutError,
+)
 from waitable.flow import START_TOLERANCE
 from waitable.testing import VirtualClock
 
-from .harness import THING_EXISTS, AsyncWaiter, Script, Step, waiter_class
+from .harness import GROUP_EXISTS, THING_EXISTS, AsyncWaiter, Script, Step, waiter_class
 
 
 class SlowSleepClock(VirtualClock):
@@ -140,3 +145,60 @@ def test_cancelling_repeatedly_leaves_no_task_behind(cancels: int) -> None:
 
     asyncio.run(main())
     assert cleaned == [True]
+
+
+class _TrappedOutput(dict[str, Any]):
+    """A client's own mapping type whose reads fail: not the response's data."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        raise KeyError("the client's object broke")
+
+    def __getitem__(self, key: Any) -> Any:
+        raise KeyError("the client's object broke")
+
+    def items(self) -> Any:
+        raise KeyError("the client's object broke")
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_an_acceptor_that_cannot_be_evaluated_ends_with_the_history(
+    asynchronous: bool,
+) -> None:
+    clock = VirtualClock()
+    script = Script(clock, [{"status": "creating"}, _TrappedOutput(status="x")])
+    if asynchronous:
+        waiter: Any = waiter_class(THING_EXISTS, AsyncWaiter)(
+            script.call_async, clock=clock
+        )
+        run = lambda: asyncio.run(waiter.wait({}, max_wait_time=300))  # noqa: E731
+    else:
+        waiter = waiter_class(THING_EXISTS)(script, clock=clock)
+        run = lambda: waiter.wait({}, max_wait_time=300)  # noqa: E731
+    with pytest.raises(WaiterEvaluationError) as caught:
+        run()
+    error = caught.value
+    assert error.result.attempts == 2 and len(error.result.history) == 2
+    assert error.result.history[-1].acceptor_index == error.acceptor_index
+    assert isinstance(error.__cause__, KeyError)
+    assert "ThingExists" in str(error)
+
+
+def test_an_input_that_holds_itself_is_refused_before_any_request() -> None:
+    clock = VirtualClock()
+    script = Script(clock, [{"status": "success"}])
+    looped: dict[str, Any] = {}
+    looped["self"] = looped
+    waiter = waiter_class(GROUP_EXISTS)(script, clock=clock)
+    with pytest.raises(ValueError, match="input cannot be put"):
+        waiter.wait(looped, max_wait_time=300)
+    assert script.calls == []
+
+
+def test_a_backoff_of_astronomical_seconds_is_a_clear_error() -> None:
+    clock = VirtualClock()
+    script = Script(clock, [{"status": "creating"}])
+    waiter = waiter_class(THING_EXISTS)(
+        script, clock=clock, backoff=lambda retry: 10**400
+    )
+    with pytest.raises(ValueError, match="a strategy must return"):
+        waiter.wait({}, max_wait_time=300)
