@@ -25,6 +25,7 @@ from .model import (
     expand_paths,
     load_sources,
     read_bytes,
+    read_capped,
 )
 from .plan.search import JMESPATH_MODES, effective_mode
 from .staging import OutputSite
@@ -201,7 +202,11 @@ def _read_inputs(
     try:
         for entry in entries:
             if str(entry) == STDIN:
-                data = stdin if stdin is not None else sys.stdin.buffer.read()
+                data = (
+                    stdin
+                    if stdin is not None
+                    else read_capped(sys.stdin.buffer, STDIN_NAME)
+                )
                 inputs.append((STDIN, data))
             else:
                 for path in expand_paths([entry]):

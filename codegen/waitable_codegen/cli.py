@@ -133,6 +133,8 @@ def _report(result: GenerationResult) -> int:
             _say(f"would write {path}")
         for path in result.removed:
             _say(f"would remove {path}")
+        for path in result.kept:
+            _echo(f"would keep {path}: edited since generate-waiters wrote it")
         if result.stale:
             _echo(f"{out} is stale: run generate-waiters without --check")
             return 1
@@ -142,6 +144,11 @@ def _report(result: GenerationResult) -> int:
         _say(f"wrote {path}")
     for path in result.removed:
         _say(f"removed {path}")
+    for path in result.kept:
+        _echo(
+            f"kept {path}: edited since generate-waiters wrote it, so not removed; "
+            "delete it yourself if it is no longer wanted"
+        )
     _say(
         f"{out}: {result.waiters} waiters, {len(result.written)} files written, "
         f"{len(result.removed)} removed, {len(result.unchanged)} unchanged"

@@ -290,3 +290,63 @@ def test_no_manifest_makes_the_writer_remove_a_file_it_did_not_write(
         if path != ours or not listed_right:
             assert path.read_bytes() == data, f"{path} changed or was removed"
     assert (out / "linked").is_symlink() and (out / "pipe.py").is_fifo()
+
+
+def test_the_cli_says_which_edited_files_it_kept(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = tmp_path / "pkg"
+    generate(SPEC_EXAMPLES, out)
+    add_to_manifest(out, {"extra.py": sha(HEADER.encode())})
+    (out / "extra.py").write_text(HEADER + "# my change\n")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "waitable_codegen",
+            str(other_model(tmp_path)),
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"kept {out / 'extra.py'}: edited since generate-waiters wrote it"
+        in done.stderr
+    )
+    assert (out / "extra.py").exists()
+
+
+def test_hidden_json_files_in_a_model_directory_are_not_models(tmp_path: Path) -> None:
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "model.json").write_bytes(SPEC_EXAMPLES.read_bytes())
+    (models / ".generate-waiters.json").write_text('{"not": "a model"}')
+    (models / ".editor-backup.json").write_text("{")
+    assert generate([models], tmp_path / "pkg").waiters > 0
+
+
+def test_the_python_api_reads_standard_input_with_a_cap(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    program = (
+        "from waitable_codegen import generate, GenerationError\n"
+        "try:\n"
+        f"    generate('-', {str(tmp_path / 'pkg')!r})\n"
+        "except GenerationError as error:\n"
+        "    print('refused:', error)\n"
+    )
+    with open("/dev/zero", "rb") as zero:
+        done = subprocess.run(
+            [sys.executable, "-c", program],
+            stdin=zero,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("refused:")

@@ -24,13 +24,18 @@ _CHUNK = 1024 * 1024
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Files to read: each file as given, each directory's `*.json` in sorted order."""
+    """Files to read: each file as given, each directory's `*.json` in sorted order.
+
+    Hidden files (`.generate-waiters.json`, an editor's `.x.json`) are not models.
+    """
     files: list[Path] = []
     for entry in paths:
         path = Path(entry)
         if _is_directory(path):
             try:
-                found = sorted(path.glob("*.json"))
+                found = sorted(
+                    p for p in path.glob("*.json") if not p.name.startswith(".")
+                )
             except OSError as exc:
                 raise _unreadable(path, exc) from None
             if not found:
