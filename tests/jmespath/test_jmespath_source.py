@@ -149,3 +149,21 @@ def test_the_hot_path_compiles_to_loops_not_calls() -> None:
     source = compile_to_source("Reservations[].Instances[].State.Name", "path")
     assert source.count("_jp.") == 1
     assert "for " in source
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="aAbBzZ09_-. ", max_size=40))
+def test_acronym_split_is_the_regular_expression_it_replaces(text: str) -> None:
+    import re
+
+    from waitable_codegen.jmespath.source import _split_acronyms
+
+    expected = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", text)
+    assert _split_acronyms(text) == expected
+
+
+def test_a_field_name_of_100000_capitals_is_named_in_one_pass() -> None:
+    """The old regular expression took about 100 s here (quadratic backtracking)."""
+    from waitable_codegen.jmespath.source import snake_name
+
+    assert snake_name("A" * 100_000 + "b") == "a" * 32
