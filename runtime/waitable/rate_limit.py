@@ -117,6 +117,37 @@ def _check_bucket(bucket: object) -> Bucket:
     )
 
 
+def _refill_and_pay(
+    tokens: int,
+    updated_at: float,
+    refill_rate: int,
+    interval: float,
+    burst: int,
+    cost: int,
+    now: float,
+) -> tuple[int, int, float, float]:
+    """Seed 002's rule on checked values: tokens after refill, paid, new timestamp, next refill.
+
+    Whole intervals since `updated_at` refill `refill_rate` each, capped at `burst`
+    (never below what was there); the timestamp moves to `now` only when tokens
+    were refilled; `cost` is paid only when available.
+    """
+    intervals = math.floor((now - updated_at + TOLERANCE) / interval)
+    gained = intervals * refill_rate
+    if gained > 0:
+        # Never below what was there: a bucket written under a larger burst_limit
+        # keeps its tokens rather than losing them to a refill.
+        after_refill = max(tokens, min(tokens + gained, burst))
+        next_refill_at = now + interval
+    else:
+        after_refill = tokens
+        next_refill_at = updated_at + interval
+    if after_refill > tokens:
+        updated_at = now
+    paid = cost if after_refill >= cost else 0
+    return after_refill, paid, updated_at, next_refill_at
+
+
 def limit_rate(
     bucket: Bucket | None,
     *,
@@ -176,20 +207,17 @@ def limit_rate(
             f"{checked_at!r}: read buckets on the clock that wrote them (time.time() "
             "unless you pass now=)"
         )
-    intervals = math.floor((checked_at - previous_updated_at + TOLERANCE) / interval)
-    gained = intervals * refill_rate
-    if gained > 0:
-        # Never below what was there: a bucket written under a larger burst_limit
-        # keeps its tokens rather than losing them to a refill.
-        after_refill = max(previous_tokens, min(previous_tokens + gained, burst))
-        next_refill_at = checked_at + interval
-        until_next_refill = interval
-    else:
-        after_refill = previous_tokens
-        next_refill_at = previous_updated_at + interval
-        until_next_refill = next_refill_at - checked_at
+    after_refill, paid, updated_at, next_refill_at = _refill_and_pay(
+        previous_tokens,
+        previous_updated_at,
+        refill_rate,
+        interval,
+        burst,
+        cost,
+        checked_at,
+    )
     refilled = after_refill - previous_tokens
-    paid = cost if after_refill >= cost else 0
+    until_next_refill = next_refill_at - checked_at
     limiter = Limiter(
         refill_rate=refill_rate,
         interval=interval,
@@ -198,7 +226,7 @@ def limit_rate(
         checked_at=checked_at,
         created_at=None,
         previous_updated_at=previous_updated_at,
-        updated_at=checked_at if refilled > 0 else previous_updated_at,
+        updated_at=updated_at,
         next_refill_at=next_refill_at,
         until_next_refill=until_next_refill,
         previous_tokens=previous_tokens,
@@ -267,21 +295,30 @@ class RateLimiter:
         now = _seconds("now", now)
         with self._lock:
             bucket = self._load() if self._load is not None else self._bucket
-            if bucket is not None:
-                bucket = _check_bucket(bucket)
-                now = max(now, bucket[1])
-            allowed, bucket, limiter = limit_rate(
-                bucket,
-                refill_rate=self._calls,
-                interval=self._per,
-                burst_limit=self._burst,
-                now=now,
-            )
+            if bucket is None:
+                allowed, bucket, limiter = limit_rate(
+                    None,
+                    refill_rate=self._calls,
+                    interval=self._per,
+                    burst_limit=self._burst,
+                    now=now,
+                )
+                wait = 0.0 if allowed else limiter.until_next_refill
+            else:
+                if self._load is not None:
+                    bucket = _check_bucket(bucket)
+                tokens, updated_at = bucket
+                now = max(now, updated_at)
+                after_refill, paid, updated_at, next_refill_at = _refill_and_pay(
+                    tokens, updated_at, self._calls, self._per, self._burst, 1, now
+                )
+                bucket = (after_refill - paid, updated_at)
+                wait = 0.0 if paid else next_refill_at - now
             if self._save is not None:
                 self._save(bucket)
             else:
                 self._bucket = bucket
-        return 0.0 if allowed else limiter.until_next_refill
+        return wait
 
     def __repr__(self) -> str:
         return (
