@@ -61,6 +61,14 @@ class WaiterError(Exception):
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (type(self), str(self), dict(self.__dict__)))
 
+    def to_data(self) -> dict[str, Any]:
+        """This error as JSON data: its type name, message and result."""
+        return {
+            "type": type(self).__name__,
+            "message": str(self),
+            "result": self.result.to_data(),
+        }
+
 
 class WaiterFailureStateError(WaiterError):
     """A failure acceptor matched: the resource will not reach the desired state."""

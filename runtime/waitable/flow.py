@@ -286,6 +286,15 @@ def flow(
     while True:
         call = yield from _call(plan, state, now, input_data)
         outcome, finished = call.outcome, call.finished
+        if isinstance(outcome, Late) and not call.retries:
+            # No call was made: the history records polls, and this was none.
+            _fail(
+                WaiterTimeoutError(
+                    _result(state, definition, finished),
+                    max_wait_time=options.max_wait_time,
+                    why=_late_reason(outcome),
+                )
+            )
         if isinstance(outcome, Returned):
             state.last_output = outcome.output
         late = call.late

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .definition import AcceptorState
 
@@ -74,3 +74,9 @@ class WaiterResult(Generic[OutputT]):
     def last_attempt(self) -> Attempt[OutputT] | None:
         """The record of the final poll, if there was one."""
         return self.history[-1] if self.history else None
+
+    def to_data(self) -> dict[str, Any]:
+        """This result as JSON data (outputs made JSON-safe), to send to another process."""
+        from .steps import result_to_data
+
+        return result_to_data(self)

@@ -16,9 +16,12 @@ makes the same decisions an uninterrupted one would.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import math
 import random
+import struct
 import time
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -228,7 +231,7 @@ class SavedWait:
             saved.rng()
             for entry in saved.history:
                 attempt_from_data(entry)
-        except (KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError, binascii.Error, struct.error) as error:
             raise WaiterConfigurationError(
                 f"a saved wait has a missing or malformed field: {error!r}; pass the "
                 "JSON that SavedWait.to_json() wrote, unchanged"
@@ -239,7 +242,14 @@ class SavedWait:
         """A `random.Random` in the saved state."""
         rng = random.Random()
         version, internal, gauss = self.rng_state
-        rng.setstate((int(version), tuple(int(x) for x in internal), gauss))
+        if isinstance(internal, str):
+            packed = base64.b64decode(internal.encode("ascii"), validate=True)
+            words = struct.unpack(f"<{len(packed) // 4}I", packed)
+        else:
+            words = tuple(int(x) for x in internal)
+        if gauss is not None:
+            gauss = float(gauss)
+        rng.setstate((int(version), words, gauss))
         return rng
 
     def wait_state(self) -> WaitState:
@@ -281,9 +291,14 @@ class SavedWait:
 
 
 def rng_state(rng: random.Random) -> list[Any]:
-    """`rng.getstate()` as JSON data."""
+    """`rng.getstate()` as compact JSON data: the Mersenne Twister's 625 words base64'd.
+
+    About 3.4 KB instead of the 7 KB of the words written out as numbers: it
+    travels in every saved wait (a Celery message, a database row).
+    """
     version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
+    packed = struct.pack(f"<{len(internal)}I", *internal)
+    return [version, base64.b64encode(packed).decode("ascii"), gauss]
 
 
 @dataclass(frozen=True, slots=True)

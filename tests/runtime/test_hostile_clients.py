@@ -75,9 +75,12 @@ def test_a_late_poll_is_not_made_and_the_wait_says_why() -> None:
     clock = SlowSleepClock(overshoot=2.5)
     script = Script(clock, [{"status": "creating"}])
     waiter = waiter_class(THING_EXISTS)(script, clock=clock)
-    with pytest.raises(WaiterTimeoutError, match="only start after the deadline"):
+    with pytest.raises(
+        WaiterTimeoutError, match="only start after the deadline"
+    ) as caught:
         waiter.wait({}, max_wait_time=1)
     assert len(script.calls) == 1
+    assert caught.value.result.attempts == 1, "the poll that was not made is no attempt"
 
 
 async def _coroutine_client(input: Any) -> Any:

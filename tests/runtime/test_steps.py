@@ -235,9 +235,13 @@ def test_a_wait_resumed_after_its_deadline_ends_without_a_call() -> None:
     waiter = waiter_class(THING_EXISTS)(script, clock=clock)
     step = waiter.poll_once(waiter.start({}, max_wait_time=10))
     clock.sleep(3600)  # the message sat in a dead worker's queue for an hour
-    with pytest.raises(WaiterTimeoutError, match="after the deadline"):
+    with pytest.raises(WaiterTimeoutError, match="after the deadline") as caught:
         waiter.poll_once(step.state)
     assert len(script.calls) == 1
+    assert caught.value.result.attempts == 1
+    data = caught.value.to_data()
+    assert data["type"] == "WaiterTimeoutError" and data["result"]["attempts"] == 1
+    assert json.loads(json.dumps(data)) == data
 
 
 def test_the_history_is_bounded_but_the_count_goes_on() -> None:
@@ -271,3 +275,24 @@ def test_a_saved_wait_of_another_waiter_is_refused() -> None:
     other = waiter_class(table_exists())(lambda i: {}, clock=clock)
     with pytest.raises(WaiterConfigurationError, match="cannot resume"):
         other.poll_once(saved)
+
+
+@pytest.mark.parametrize(
+    "rng_state", [[3, "!!not base64", None], [3, "AAAA", None], "x", [3, [1, 2], None]]
+)
+def test_a_tampered_random_state_is_a_clear_error(rng_state: Any) -> None:
+    saved = waiter_class(THING_EXISTS)(lambda i: {}, clock=VirtualClock()).start(
+        {}, max_wait_time=5
+    )
+    data = saved.to_data()
+    data["rng_state"] = rng_state
+    with pytest.raises(WaiterConfigurationError, match="saved wait"):
+        SavedWait.from_data(data)
+
+
+def test_the_random_state_travels_compactly() -> None:
+    saved = waiter_class(THING_EXISTS)(lambda i: {}, clock=VirtualClock()).start(
+        {}, max_wait_time=5, seed=1
+    )
+    assert len(json.dumps(saved.rng_state)) < 3500
+    assert saved.rng().random() == random.Random(1).random()
