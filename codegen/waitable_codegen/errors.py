@@ -48,10 +48,16 @@ def safe_text(value: object, limit: int = TEXT_LIMIT) -> str:
         text = f"{text[:limit]}... ({len(text)} characters)"
     if text.isprintable():
         return text
-    return "".join(char if char.isprintable() else _escape(char) for char in text)
+    return "".join(
+        char if char.isprintable() else code_point_escape(char) for char in text
+    )
 
 
-def _escape(char: str) -> str:
+def code_point_escape(char: str) -> str:
+    """`\\xNN`, `\\uNNNN` or `\\UNNNNNNNN` for one character, as Python writes it.
+
+    Shared by diagnostics (`safe_text`) and string literals (`waitable_codegen.literals`).
+    """
     code = ord(char)
     if code < 0x100:
         return f"\\x{code:02x}"

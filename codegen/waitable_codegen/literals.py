@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable
 
+from .errors import code_point_escape
 from .naming import Identifier
 
 _SIMPLE_ESCAPES = {"\\": "\\\\", "\t": "\\t", "\r": "\\r", "\n": "\\n", '"': '\\"'}
@@ -49,12 +50,7 @@ def _escape_char(char: str, keep_newlines: bool) -> str:
         return _SIMPLE_ESCAPES[char]
     if char.isprintable():
         return char
-    code = ord(char)
-    if code < 0x100:
-        return f"\\x{code:02x}"
-    if code < 0x10000:
-        return f"\\u{code:04x}"
-    return f"\\U{code:08x}"
+    return code_point_escape(char)
 
 
 def _escaped(text: str) -> str:
