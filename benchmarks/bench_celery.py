@@ -30,7 +30,7 @@ TESTS = HERE.parent / "tests" / "celery"
 sys.path[:0] = [str(TESTS), str(HERE)]
 
 if os.environ.get("WAIT_TEST_REDIS_URL"):  # imported by the worker: define the app
-    from celery import Celery
+    from celery import Celery, signals
 
     import fake_service
     from waitable.celery import install
@@ -45,6 +45,10 @@ if os.environ.get("WAIT_TEST_REDIS_URL"):  # imported by the worker: define the 
     )
     install(app)
     _service = fake_service.ThingService(URL)
+
+    @signals.worker_ready.connect
+    def _ready(sender: Any = None, **_: Any) -> None:
+        _service.redis.set(f"worker:ready:{sender.hostname}", 1, ex=600)
 
     @app.task(name="bench.done", ignore_result=True, acks_late=True)
     def done(outcome: dict[str, Any]) -> None:

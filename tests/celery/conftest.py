@@ -37,12 +37,13 @@ def wait_app(redis_server: RedisServer) -> Any:
 @pytest.fixture
 def start_worker(
     redis_server: RedisServer, tmp_path: Path
-) -> Iterator[Callable[[], Worker]]:
-    """Start workers on demand (each logged to tmp_path); all are stopped after the test."""
+) -> Iterator[Callable[..., Worker]]:
+    """Start workers on demand (each logged to tmp_path, on the given queues); all stopped after."""
     workers: list[Worker] = []
 
-    def start() -> Worker:
-        worker = Worker(redis_server.url, tmp_path / f"worker{len(workers)}.log")
+    def start(queues: tuple[str, ...] = ("celery",)) -> Worker:
+        log = tmp_path / f"worker{len(workers)}.log"
+        worker = Worker(redis_server.url, log, queues=queues)
         workers.append(worker)
         wait_until_consuming(redis_server, worker)
         return worker
@@ -55,13 +56,12 @@ def start_worker(
 def wait_until_consuming(
     server: RedisServer, worker: Worker, limit: float = 60
 ) -> None:
-    """Block until the worker's connection waits on the queue (BRPOP), or fail with its log."""
+    """Block until the worker's app said `worker_ready` (its consumer is started), or fail with its log."""
     end = time.monotonic() + limit
     while time.monotonic() < end:
         if worker.process.poll() is not None:
             break
-        clients = server.client.client_list()
-        if any(c.get("cmd") == "brpop" for c in clients):
+        if server.client.exists(f"worker:ready:{worker.name}"):
             return
         time.sleep(0.1)
     pytest.fail(f"celery worker did not start: {worker.log.read_text()[-3000:]}")

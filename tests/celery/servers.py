@@ -132,15 +132,26 @@ class RedisServer:
 
 
 class Worker:
-    """`celery -A wait_app worker -P solo` in its own process group, talking to `redis_url`."""
+    """`celery -A wait_app worker -P solo` in its own process group, talking to `redis_url`.
 
-    def __init__(self, redis_url: str, log: Path, app: str = "wait_app") -> None:
+    `queues` (`-Q`) are the queues it consumes (default: Celery's "celery");
+    `name` is its node name, which the app's `worker_ready` handler records.
+    """
+
+    def __init__(
+        self,
+        redis_url: str,
+        log: Path,
+        app: str = "wait_app",
+        queues: tuple[str, ...] = ("celery",),
+    ) -> None:
         env = dict(os.environ)
         env["WAIT_TEST_REDIS_URL"] = redis_url
         env["PYTHONPATH"] = os.pathsep.join(
             [str(HERE), str(RUNTIME), env.get("PYTHONPATH", "")]
         )
         self.log = log
+        self.name = f"w{time.monotonic_ns()}@localhost"
         self._out = log.open("ab")
         self.process = subprocess.Popen(
             [
@@ -158,7 +169,9 @@ class Worker:
                 "--without-gossip",
                 "--without-heartbeat",
                 "-n",
-                f"w{time.monotonic_ns()}@localhost",
+                self.name,
+                "-Q",
+                ",".join(queues),
             ],
             cwd=HERE,
             env=env,

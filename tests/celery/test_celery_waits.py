@@ -74,7 +74,7 @@ def test_outcomes_of_sync_and_async_waiters(
 def test_a_duplicated_poll_message_changes_nothing(
     redis_server: Any, wait_app: Any, start_worker: Any
 ) -> None:
-    """A second copy of a poll (a redelivery) is dropped: one chain, one on_done."""
+    """A second copy of a poll (a redelivery) is dropped: one chain, one on_done message and run."""
     from fake_service import ThingService
 
     name = f"dup-{uuid.uuid4().hex}"
@@ -87,7 +87,8 @@ def test_a_duplicated_poll_message_changes_nothing(
     outcome = wait_for_outcomes(redis_server, [wait_id], limit=30)[wait_id]
     assert outcome["ok"] and outcome["result"]["attempts"] == 4
     assert int(redis_server.client.hget(f"thing:{name}", "polls")) == 4
-    assert len(redis_server.client.smembers(f"done:sent:{wait_id}")) == 1
+    assert int(redis_server.client.hget("done:messages", wait_id)) == 1
+    assert int(redis_server.client.hget("done:runs", wait_id)) == 1
 
 
 def test_a_lost_poll_message_is_published_again(

@@ -2,11 +2,14 @@
 
 `install(app)` where the app is defined; `start_wait(app, "pkg.waiters:XWaiter",
 input, client="pkg.clients:make_client", max_wait_time=..., on_done=sig)` in a
-producer. Needs `pip install 'waitable[celery]'` (Celery with a Redis broker).
+producer. `on_done` runs once per wait, in a worker that consumes its queue
+(see `waitable.celery.delivery`). Needs `pip install 'waitable[celery]'`
+(Celery with a Redis broker).
 """
 
 from __future__ import annotations
 
+from .delivery import DONE_TASK
 from .guard import WaitGuard
 from .names import register_client_factory, register_waiter
 from .outcome import error_outcome, result_outcome
@@ -14,6 +17,7 @@ from .start import start_wait
 from .tasks import POLL_TASK, WaitTasks, install, installed, sweep_once
 
 __all__ = [
+    "DONE_TASK",
     "POLL_TASK",
     "WaitGuard",
     "WaitTasks",

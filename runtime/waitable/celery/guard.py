@@ -2,17 +2,21 @@
 
 Celery with a Redis broker delivers a message again after a worker dies
 (`acks_late`); a redelivered poll is harmless, but it must not fork the wait
-into two chains, nor call `on_done` twice. One hash per wait holds the last
+into two chains, nor run `on_done` twice. One hash per wait holds the last
 poll whose successor was published (`seq`), that successor's message (`next`),
 a lease on the poll now running (`owner`, `until`), and the end (`done`:
-`sending` then `sent`, with the `outcome`). Every check-and-set is one Lua
-script, so two workers never both win.
+`sending` then `sent`, with the `outcome`). Publishing the `waitable.done`
+message is at-least-once; its consumer makes the call once: a lease on the
+call (`runner`, `runner_until`, renewed while it runs) and, after it,
+`delivered` (`ran`, or `failed` when its retries ran out). Every
+check-and-set is one Lua script, so two workers never both win.
 
 A message can still vanish: kombu's Redis transport takes it off the queue
 (BRPOP) before it records it as unacknowledged, so a worker killed between the
 two loses it. A sorted set (`<prefix>due`) holds each pending wait by the time
-its next poll should have begun; `sweep` hands back the overdue ones' messages
-to publish again (a second copy is harmless: the record drops it).
+its next poll (or its undelivered `waitable.done`) should have begun; `sweep`
+hands back the overdue ones' messages to publish again (a second copy is
+harmless: the record drops it).
 """
 
 from __future__ import annotations
@@ -69,8 +73,8 @@ _SWEEP = """
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
 local found = {}
 for _, id in ipairs(ids) do
-  local h = redis.call('HMGET', ARGV[4] .. id, 'next', 'done')
-  if h[1] and not h[2] then
+  local h = redis.call('HMGET', ARGV[4] .. id, 'next', 'done', 'delivered')
+  if h[1] and (not h[2] or (h[2] == 'sent' and not h[3])) then
     redis.call('ZADD', KEYS[1], ARGV[2], id)
     table.insert(found, h[1])
   else
@@ -93,12 +97,65 @@ end
 return {'send', h[3]}
 """
 
-# KEYS[1] the hash, KEYS[2] the due index; ARGV: ttl_s, id. `on_done` is published.
+# KEYS[1] the hash, KEYS[2] the due index; ARGV: ttl_s, id, done message or '', overdue at.
+# `waitable.done` is published (or there is no on_done): the chain ends; the
+# message stays for the sweep until its consumer records it delivered.
 _SENT = """
 redis.call('HSET', KEYS[1], 'done', 'sent')
 redis.call('HDEL', KEYS[1], 'owner', 'until', 'outcome', 'seq', 'next')
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
-redis.call('ZREM', KEYS[2], ARGV[2])
+if ARGV[3] ~= '' and redis.call('HEXISTS', KEYS[1], 'delivered') == 0 then
+  redis.call('HSET', KEYS[1], 'next', ARGV[3])
+  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[2])
+else
+  redis.call('ZREM', KEYS[2], ARGV[2])
+end
+return 1
+"""
+
+# KEYS[1] the hash; ARGV: owner, lease_ms, ttl_s. May `owner` make the on_done call?
+# Returns {verdict, detail}: run | rerun (a runner's lease ran out) | busy (ms left) | delivered.
+_CLAIM = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local h = redis.call('HMGET', KEYS[1], 'delivered', 'runner', 'runner_until')
+if h[1] then return {'delivered', h[1]} end
+local verdict = 'run'
+if h[2] and h[2] ~= ARGV[1] then
+  if tonumber(h[3]) > now then return {'busy', tostring(tonumber(h[3]) - now)} end
+  verdict = 'rerun'
+end
+redis.call('HSET', KEYS[1], 'runner', ARGV[1], 'runner_until', now + tonumber(ARGV[2]))
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+return {verdict, ''}
+"""
+
+# KEYS[1] the hash; ARGV: owner, lease_ms. Extend the runner's lease if it is still owner's.
+_RENEW = """
+if redis.call('HGET', KEYS[1], 'runner') ~= ARGV[1] then return 0 end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('HSET', KEYS[1], 'runner_until', now + tonumber(ARGV[2]))
+return 1
+"""
+
+# KEYS[1] the hash, KEYS[2] the due index; ARGV: owner, how (ran|failed), ttl_s, id.
+# The call is over for good: later copies do nothing. 1 if owner still held the lease.
+_DELIVERED = """
+local held = redis.call('HGET', KEYS[1], 'runner') == ARGV[1]
+redis.call('HSET', KEYS[1], 'delivered', ARGV[2])
+redis.call('HDEL', KEYS[1], 'next')
+if held then redis.call('HDEL', KEYS[1], 'runner', 'runner_until') end
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+redis.call('ZREM', KEYS[2], ARGV[4])
+if held then return 1 end
+return 0
+"""
+
+# KEYS[1] the hash; ARGV: owner. The call raised: free the lease, nothing delivered.
+_RELEASE = """
+if redis.call('HGET', KEYS[1], 'runner') ~= ARGV[1] then return 0 end
+redis.call('HDEL', KEYS[1], 'runner', 'runner_until')
 return 1
 """
 
@@ -123,6 +180,10 @@ class WaitGuard:
         self._sweep = client.register_script(_SWEEP)
         self._finish = client.register_script(_FINISH)
         self._sent = client.register_script(_SENT)
+        self._claim = client.register_script(_CLAIM)
+        self._renew = client.register_script(_RENEW)
+        self._delivered = client.register_script(_DELIVERED)
+        self._release = client.register_script(_RELEASE)
 
     def key(self, wait_id: str) -> str:
         """The Redis key of a wait's hash."""
@@ -175,11 +236,46 @@ class WaitGuard:
         )
         return _decision(reply)
 
-    def sent(self, wait_id: str, ttl: float) -> None:
-        """`on_done` is published; redelivered polls of this wait now do nothing."""
+    def sent(
+        self,
+        wait_id: str,
+        ttl: float,
+        done_message: str = "",
+        overdue_at: float = 0.0,
+    ) -> None:
+        """`waitable.done` (`done_message`, JSON; '' for none) is published; polls now do nothing."""
         self._sent(
-            keys=[self.key(wait_id), self.due_key], args=[_seconds(ttl), wait_id]
+            keys=[self.key(wait_id), self.due_key],
+            args=[_seconds(ttl), wait_id, done_message, overdue_at],
         )
+
+    def claim(self, wait_id: str, owner: str, lease: float, ttl: float) -> Decision:
+        """May `owner` make the wait's on_done call now? Takes the lease when it may.
+
+        `run`; `rerun` (the last runner's lease ran out: it died, perhaps mid-call);
+        `busy` (detail: ms left on another runner's lease); `delivered` (detail:
+        `ran` or `failed`).
+        """
+        reply = self._claim(
+            keys=[self.key(wait_id)], args=[owner, _ms(lease), _seconds(ttl)]
+        )
+        return _decision(reply)
+
+    def renew(self, wait_id: str, owner: str, lease: float) -> bool:
+        """Extend `owner`'s lease on the call by `lease`; False when it is no longer owner's."""
+        return bool(self._renew(keys=[self.key(wait_id)], args=[owner, _ms(lease)]))
+
+    def delivered(self, wait_id: str, owner: str, ttl: float, how: str = "ran") -> bool:
+        """The on_done call is over (`ran`, or `failed` for good); False if owner had lost the lease."""
+        reply = self._delivered(
+            keys=[self.key(wait_id), self.due_key],
+            args=[owner, how, _seconds(ttl), wait_id],
+        )
+        return bool(reply)
+
+    def release(self, wait_id: str, owner: str) -> bool:
+        """The on_done call raised: free `owner`'s lease so that a retry may run it."""
+        return bool(self._release(keys=[self.key(wait_id)], args=[owner]))
 
 
 def _decision(reply: Any) -> Decision:

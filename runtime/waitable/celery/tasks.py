@@ -1,10 +1,11 @@
 """The poll task: one `poll_once` per run, then itself again after `next_delay`, or `on_done`.
 
-`install(app)` registers it on a Celery app (call it in the module that defines
-the app, so both the worker and the producers have it). Each message carries the
-wait's id, its poll number `seq`, the waiter's and client factory's names, the
-saved wait as JSON and the `on_done` signature. The task is `acks_late`: a
-worker that dies mid-poll leaves the message to be delivered again.
+`install(app)` registers it and `waitable.done` (see `delivery`) on a Celery app
+(call it in the module that defines the app, so both the worker and the
+producers have them). Each poll message carries the wait's id, its poll number
+`seq`, the waiter's and client factory's names, the saved wait as JSON and the
+`on_done` signature. Both tasks are `acks_late`: a worker that dies mid-task
+leaves the message to be delivered again.
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ from ..errors import WaiterConfigurationError
 from ..steps import PollStep, SavedWait
 from ..waiter import AsyncWaiter, Waiter
 from . import loop
+from .delivery import DONE_TASK, call_on_done, deliver, done_options
 from .guard import WaitGuard
 from .names import resolve_client_factory, resolve_waiter
 from .outcome import error_outcome, result_outcome
 
-__all__ = ["POLL_TASK", "WaitTasks", "install", "installed"]
+__all__ = ["DONE_TASK", "POLL_TASK", "WaitTasks", "install", "installed"]
 
 #: The Celery task name of the poll task.
 POLL_TASK = "waitable.poll"
@@ -40,10 +42,12 @@ class WaitTasks:
     """What `install` set up on one app: settings, and the per-process Redis guard.
 
     `lease` (seconds) bounds one poll: a second copy of a message waits that long
-    for the first before running. `keep` (seconds) is how long a finished wait's
-    record stays, so late copies of its polls still find it ended. A poll that
-    has not begun `recover_after` seconds after it was due is published again by
-    the sweep each worker runs every `sweep_every` seconds.
+    for the first before running; it is also the on_done call's lease, renewed
+    while the call runs, so a dead runner's call is taken over `lease` seconds
+    later. `keep` (seconds) is how long a finished wait's record stays, so late
+    copies of its polls and of `waitable.done` still find it ended. A poll (or a
+    `waitable.done`) that has not begun `recover_after` seconds after it was due
+    is published again by the sweep each worker runs every `sweep_every` seconds.
     """
 
     app: Any
@@ -54,6 +58,7 @@ class WaitTasks:
     recover_after: float = 3600.0
     sweep_every: float = 10.0
     task: Any = None
+    done_task: Any = None
     _guard: WaitGuard | None = None
     _guard_pid: int = 0
 
@@ -79,7 +84,9 @@ def install(
     recover_after: float | None = None,
     sweep_every: float = 10.0,
 ) -> WaitTasks:
-    """Register the poll task on the Celery `app`, and the worker's sweep; idempotent per app.
+    """Register the poll and `waitable.done` tasks on the Celery `app`, and the worker's sweep.
+
+    Idempotent per app.
 
     `redis_url` is where the per-wait records live; by default the app's broker
     when that is Redis. `recover_after` defaults to the broker's visibility
@@ -125,6 +132,19 @@ def install(
         ignore_result=True,
         serializer="json",
     )(poll)
+
+    def done(self: Any, wait_id: str, outcome: Any, on_done: dict[str, Any]) -> None:
+        _done(tasks, self, wait_id, outcome, on_done)
+
+    tasks.done_task = app.task(
+        name=DONE_TASK,
+        bind=True,
+        acks_late=True,
+        reject_on_worker_lost=True,
+        ignore_result=True,
+        serializer="json",
+        max_retries=None,  # a copy that finds a live lease comes back until it ends
+    )(done)
     _INSTALLED[id(app)] = tasks
     from celery import signals  # type: ignore[import-untyped]
 
@@ -162,12 +182,16 @@ def message(args: tuple[Any, ...], queue: str | None) -> str:
 
 
 def sweep_once(tasks: WaitTasks) -> int:
-    """Publish again every pending wait's overdue poll; how many were published."""
+    """Publish again every overdue poll and undelivered `waitable.done`; how many."""
     now = time.time()
     found = tasks.guard().sweep(now, now + tasks.recover_after)
     for text in found:
         data = json.loads(text)
-        _publish(tasks.task, tuple(data["args"]), 0.0, data["queue"])
+        if data.get("task") == DONE_TASK:
+            options = {k: v for k, v in data["options"].items() if k != "countdown"}
+            tasks.done_task.apply_async(args=tuple(data["args"]), **options)
+        else:
+            _publish(tasks.task, tuple(data["args"]), 0.0, data["queue"])
     if found:
         logger.warning("waitable: published %d overdue poll(s) again", len(found))
     return len(found)
@@ -254,13 +278,62 @@ def _poll(
 def _send_on_done(
     tasks: WaitTasks, wait_id: str, on_done: dict[str, Any] | None, outcome: str
 ) -> None:
-    """Publish `on_done(outcome)`, then mark the wait ended for good."""
+    """Publish `waitable.done` (routed as `on_done` is), then mark the poll chain ended.
+
+    A worker killed between the two leaves the last poll to publish it again:
+    `waitable.done`'s consumer drops the second copy.
+    """
+    text, overdue_at = "", 0.0
     if on_done is not None:
         signature = tasks.app.signature(on_done)
-        options = {"task_id": f"waitable-done-{wait_id}"}
-        options.update(signature.options)
-        signature.apply_async(args=(json.loads(outcome),), **options)
-    tasks.guard().sent(wait_id, tasks.keep)
+        options = done_options(tasks.app, signature, wait_id)
+        args = (wait_id, json.loads(outcome), on_done)
+        tasks.done_task.apply_async(args=args, **options)
+        text = json.dumps(
+            {"task": DONE_TASK, "args": list(args), "options": options},
+            separators=(",", ":"),
+        )
+        overdue_at = time.time() + options.get("countdown", 0) + tasks.recover_after
+    tasks.guard().sent(wait_id, tasks.keep, text, overdue_at)
+
+
+def _done(
+    tasks: WaitTasks, task: Any, wait_id: str, outcome: Any, on_done: dict[str, Any]
+) -> None:
+    """One run of `waitable.done`: the on_done call, once per wait (see `delivery`).
+
+    If the call raises, `waitable.done` is retried after the on_done task's
+    `default_retry_delay`, up to its `max_retries` (Celery's defaults: 180 s, 3),
+    then recorded as failed for good and the error raised.
+    """
+    request = task.request
+    task_id = request.id or f"waitable-done-{wait_id}"
+    retries = int(request.retries or 0)
+    owner = uuid.uuid4().hex
+    guard = tasks.guard()
+
+    def call() -> None:
+        call_on_done(tasks.app, on_done, outcome, task_id, retries)
+
+    try:
+        decision = deliver(guard, wait_id, owner, tasks.lease, tasks.keep, call)
+    except Exception as error:
+        user = tasks.app.tasks.get(str(on_done.get("task")))
+        limit = getattr(user, "max_retries", 3)
+        delay = getattr(user, "default_retry_delay", 180)
+        if limit is not None and retries >= limit:
+            guard.delivered(wait_id, owner, tasks.keep, how="failed")
+            logger.error(
+                "wait %s: on_done failed %d time(s), given up; its outcome was %s",
+                wait_id,
+                retries + 1,
+                json.dumps(outcome)[:2000],
+            )
+            raise
+        raise task.retry(exc=error, countdown=delay, max_retries=limit) from error
+    if decision.verdict == "busy":
+        # Another worker is making the call: come back when its lease would end.
+        raise task.retry(countdown=int(decision.detail) / 1000 + 0.01)
 
 
 def _publish(

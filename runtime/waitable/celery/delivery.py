@@ -1,0 +1,169 @@
+"""`on_done` once per wait: the `waitable.done` task claims the call in Redis, then runs it inline.
+
+The poll task that ends a wait publishes `waitable.done(wait_id, outcome,
+on_done)` at least once (a worker killed between publishing and recording it
+publishes it again), routed as the `on_done` signature would be. Whichever
+worker consumes it takes a lease on the wait's call (`WaitGuard.claim`), runs
+the `on_done` task's body in its own process with `signature.apply()` (the
+outcome prepended to the signature's arguments, Celery's eager call: the task's
+signals, `on_success`/`on_failure` and links run; `self.request.is_eager` is
+true), renews the lease while it runs, and records the wait delivered. A copy
+that finds it delivered does nothing; one that finds a live lease comes back
+when the lease would end. One that finds an expired lease runs the call again:
+that runner died between starting the body and recording it delivered, the one
+window in which the body can run twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import WaiterConfigurationError
+from .guard import Decision, WaitGuard
+
+__all__ = [
+    "DONE_TASK",
+    "PUBLISH_OPTIONS",
+    "call_on_done",
+    "deliver",
+    "done_options",
+]
+
+#: The Celery task name of the task that makes the `on_done` call.
+DONE_TASK = "waitable.done"
+
+#: The `on_done` signature's options that go on the `waitable.done` message
+#: (routing and timing); the rest (links, ...) apply to the inline call.
+PUBLISH_OPTIONS = (
+    "queue",
+    "exchange",
+    "exchange_type",
+    "routing_key",
+    "priority",
+    "countdown",
+    "expires",
+    "time_limit",
+    "soft_time_limit",
+)
+_TASK_ROUTING = ("queue", "exchange", "routing_key", "priority")
+
+logger = logging.getLogger("waitable.celery")
+
+
+def done_options(app: Any, signature: Any, wait_id: str) -> dict[str, Any]:
+    """The `waitable.done` message's options: routed as `signature` itself would be.
+
+    The task's own `queue=`/`exchange=`/`routing_key=`/`priority=` (when it is
+    registered here), overridden by the signature's options; `route_name` makes
+    `task_routes` entries for the `on_done` task's name apply as well.
+    """
+    options: dict[str, Any] = {}
+    task = app.tasks.get(signature.task)
+    for name in _TASK_ROUTING if task is not None else ():
+        value = getattr(task, name, None)
+        if isinstance(value, (str, int, float)):
+            options[name] = value
+    for name in PUBLISH_OPTIONS:
+        value = signature.options.get(name)
+        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            options[name] = value
+    options["task_id"] = signature.options.get("task_id") or f"waitable-done-{wait_id}"
+    options["route_name"] = signature.task
+    return options
+
+
+def call_on_done(
+    app: Any, on_done: dict[str, Any], outcome: Any, task_id: str, retries: int
+) -> None:
+    """Run the `on_done` task's body here: `signature.apply()` with the outcome first.
+
+    Raises what the body raised (after the body's own eager retries, if any).
+    """
+    signature = app.signature(on_done)
+    if signature.task not in app.tasks:
+        raise WaiterConfigurationError(
+            f"on_done task {signature.task!r} is not registered in this worker: import "
+            "the module that defines it in every worker that consumes its queue"
+        )
+    result = signature.apply(
+        args=(outcome,), task_id=task_id, retries=retries, throw=True
+    )
+    if result.failed():
+        error = result.result
+        if isinstance(error, BaseException):
+            raise error
+        raise RuntimeError(f"on_done task {signature.task!r} failed: {error!r}")
+
+
+def deliver(
+    guard: WaitGuard,
+    wait_id: str,
+    owner: str,
+    lease: float,
+    keep: float,
+    call: Callable[[], None],
+) -> Decision:
+    """Make the wait's on_done `call` unless it is delivered or another runner holds it.
+
+    Returns the claim: `run`/`rerun` (`call` ran and the wait is delivered),
+    `busy` (detail: ms left on the other runner's lease) or `delivered`. If
+    `call` raises, the lease is released, nothing is recorded, and it propagates.
+    """
+    decision = guard.claim(wait_id, owner, lease, keep)
+    if decision.verdict in ("busy", "delivered"):
+        return decision
+    if decision.verdict == "rerun":
+        logger.warning(
+            "wait %s: on_done runs again: the worker that ran it last lost its lease "
+            "(it died, or stalled past %gs) before recording it done",
+            wait_id,
+            lease,
+        )
+    with _Renewal(guard, wait_id, owner, lease):
+        try:
+            call()
+        except BaseException:
+            guard.release(wait_id, owner)
+            raise
+    if not guard.delivered(wait_id, owner, keep):
+        logger.warning(
+            "wait %s: on_done ran past its lease and another worker took it over",
+            wait_id,
+        )
+    return decision
+
+
+class _Renewal:
+    """A thread that extends the runner's lease every third of it while the call runs.
+
+    A worker that dies stops renewing, so its lease ends `lease` seconds later.
+    """
+
+    def __init__(self, guard: WaitGuard, wait_id: str, owner: str, lease: float):
+        self.guard = guard
+        self.wait_id = wait_id
+        self.owner = owner
+        self.lease = lease
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._run, name="waitable-done-lease", daemon=True
+        )
+
+    def __enter__(self) -> None:
+        self._thread.start()
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.lease / 3):
+            try:
+                if not self.guard.renew(self.wait_id, self.owner, self.lease):
+                    logger.warning("wait %s: the on_done lease was lost", self.wait_id)
+                    return
+            except Exception:  # Redis is away for a moment: try again next round
+                logger.exception("wait %s: renewing the on_done lease", self.wait_id)
