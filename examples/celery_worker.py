@@ -25,7 +25,7 @@ app.conf.update(
     # Longer than any poll's countdown (max_delay) plus the poll itself.
     broker_transport_options={"visibility_timeout": 3600},
 )
-install(app)  # registers waitable.poll and the worker's sweep for lost polls
+install(app)  # registers waitable.poll, waitable.done and the sweep for lost messages
 
 
 def thing_client() -> Any:
@@ -41,7 +41,13 @@ def thing_client() -> Any:
 
 @app.task(name="example.report", ignore_result=True)
 def report(outcome: dict[str, Any], label: str) -> None:
-    """`on_done`: called once per wait with its outcome as JSON data."""
+    """`on_done`: run once per wait with its outcome as JSON data.
+
+    It runs inside `waitable.done` in a worker that consumes its queue (routing
+    as for the task itself), so that worker must import this module. Run twice
+    only if that worker dies while it runs: keep its effect idempotent if that
+    matters (an upsert keyed by `outcome["wait_id"]`).
+    """
     if outcome["ok"]:
         result = outcome["result"]
         print(f"{label}: {result['state']} after {result['attempts']} polls")

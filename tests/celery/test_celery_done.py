@@ -219,3 +219,36 @@ def _guard(wait_app: Any) -> WaitGuard:
     assert tasks is not None
     guard: WaitGuard = tasks.guard()
     return guard
+
+
+@pytest.mark.filterwarnings("ignore::celery.exceptions.CDeprecationWarning")
+def test_waitable_done_is_routed_as_the_on_done_signature() -> None:
+    """The task's own options (Celery 5's deprecated `queue=`), then the signature's.
+
+    `task_routes` entries for the on_done task apply through `route_name` (see the
+    lost message test).
+    """
+    from celery import Celery
+
+    from waitable.celery.delivery import done_options
+
+    app = Celery("routing", broker="memory://")
+
+    @app.task(name="routing.on_done", queue="from-task", time_limit=30)
+    def on_done(outcome: Any) -> None:
+        """An on_done with its own queue and time limit."""
+
+    signature = on_done.s().set(queue="from-signature", countdown=5, expires=10)
+    assert done_options(app, signature, "w") == {
+        "queue": "from-signature",
+        "time_limit": 30,
+        "countdown": 5,
+        "task_id": "waitable-done-w",
+        "route_name": "routing.on_done",
+    }
+    assert done_options(app, on_done.s(), "w")["queue"] == "from-task"
+    unknown = app.signature("elsewhere.on_done", options={"task_id": "mine"})
+    assert done_options(app, unknown, "w") == {
+        "task_id": "mine",
+        "route_name": "elsewhere.on_done",
+    }

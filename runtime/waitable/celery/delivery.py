@@ -5,13 +5,18 @@ on_done)` at least once (a worker killed between publishing and recording it
 publishes it again), routed as the `on_done` signature would be. Whichever
 worker consumes it takes a lease on the wait's call (`WaitGuard.claim`), runs
 the `on_done` task's body in its own process with `signature.apply()` (the
-outcome prepended to the signature's arguments, Celery's eager call: the task's
-signals, `on_success`/`on_failure` and links run; `self.request.is_eager` is
-true), renews the lease while it runs, and records the wait delivered. A copy
+outcome prepended to the signature's arguments; Celery's eager call: the task's
+signals and `on_success`/`on_failure` run, its links are sent, its
+`self.request.is_eager` is true, and a `self.retry()` inside it runs the body
+again at once), renews the lease while it runs, and records the wait delivered. A copy
 that finds it delivered does nothing; one that finds a live lease comes back
 when the lease would end. One that finds an expired lease runs the call again:
-that runner died between starting the body and recording it delivered, the one
-window in which the body can run twice.
+that runner died (or could not reach Redis for a whole lease) between starting
+the body and recording it delivered, the one window in which the body can run
+twice. Copies are recognised for `keep` seconds after the wait is delivered.
+If the body raises, the lease is freed and nothing recorded: `waitable.done`
+is retried after the on_done task's `default_retry_delay`, up to its
+`max_retries`, then recorded `failed` (see `tasks._done`).
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ __all__ = [
 DONE_TASK = "waitable.done"
 
 #: The `on_done` signature's options that go on the `waitable.done` message
-#: (routing and timing); the rest (links, ...) apply to the inline call.
+#: (routing, countdown, time limits); the rest (links, ...) apply to the inline
+#: call. `expires` and `eta` are not carried: a wait's on_done does not expire.
 PUBLISH_OPTIONS = (
     "queue",
     "exchange",
@@ -44,11 +50,17 @@ PUBLISH_OPTIONS = (
     "routing_key",
     "priority",
     "countdown",
-    "expires",
     "time_limit",
     "soft_time_limit",
 )
-_TASK_ROUTING = ("queue", "exchange", "routing_key", "priority")
+_TASK_OPTIONS = (
+    "queue",
+    "exchange",
+    "routing_key",
+    "priority",
+    "time_limit",
+    "soft_time_limit",
+)
 
 logger = logging.getLogger("waitable.celery")
 
@@ -56,13 +68,13 @@ logger = logging.getLogger("waitable.celery")
 def done_options(app: Any, signature: Any, wait_id: str) -> dict[str, Any]:
     """The `waitable.done` message's options: routed as `signature` itself would be.
 
-    The task's own `queue=`/`exchange=`/`routing_key=`/`priority=` (when it is
-    registered here), overridden by the signature's options; `route_name` makes
+    The task's own `queue=`, `exchange=`, `routing_key=`, `priority=` and time
+    limits (when it is registered here), overridden by the signature's options; `route_name` makes
     `task_routes` entries for the `on_done` task's name apply as well.
     """
     options: dict[str, Any] = {}
     task = app.tasks.get(signature.task)
-    for name in _TASK_ROUTING if task is not None else ():
+    for name in _TASK_OPTIONS if task is not None else ():
         value = getattr(task, name, None)
         if isinstance(value, (str, int, float)):
             options[name] = value
