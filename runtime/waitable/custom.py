@@ -408,7 +408,8 @@ class _CustomBase(_WaiterBase[Any, Any]):
         """
         cls = type(self)
         options.setdefault("invoker", _bind)
-        if cls.default_backoff is not None:
+        config = options.get("config")
+        if cls.default_backoff is not None and getattr(config, "backoff", None) is None:
             options.setdefault("backoff", cls.default_backoff)
         options.setdefault("retry_on", cls.default_retry_on)
         super().__init__(operation, **options)
@@ -423,6 +424,9 @@ class _CustomBase(_WaiterBase[Any, Any]):
     ) -> WaitOptions:
         """The wait's options; with `max_attempts` and no `max_wait_time`, no deadline."""
         cls = type(self)
+        max_wait_time, min_delay, max_delay, max_attempts = self.config.fill(
+            max_wait_time, min_delay, max_delay, max_attempts
+        )
         if max_wait_time is None:
             max_wait_time = cls.default_max_wait_time
         if max_attempts is None:

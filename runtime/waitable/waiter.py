@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from .backoff import Backoff, SmithyBackoff
 from .clock import Clock, SystemClock
+from .config import WaiterConfig
 from .definition import WaiterDefinition
 from .drivers import run_async, run_sync
 from .errors import WaiterConfigurationError
@@ -54,6 +55,7 @@ class _WaiterBase(Generic[InputT, OutputT]):
         retry: Any = None,
         rate_limit: RateLimit | None = None,
         history_limit: int | None = None,
+        config: WaiterConfig | None = None,
     ) -> None:
         definition = getattr(type(self), "definition", None)
         if not isinstance(definition, WaiterDefinition):
@@ -78,6 +80,19 @@ class _WaiterBase(Generic[InputT, OutputT]):
         self.clock: Clock = SystemClock() if clock is None else clock
         self.rng = random.Random() if rng is None else rng
         self.on_attempt = on_attempt
+        if config is not None and not isinstance(config, WaiterConfig):
+            raise WaiterConfigurationError(
+                f"waiter {definition.name}: config must be a waitable.config.WaiterConfig, "
+                f"got {type(config).__name__}"
+            )
+        self.config = WaiterConfig() if config is None else config
+        if backoff is None:
+            backoff = self.config.strategy
+        elif self.config.strategy is not None and self.config.strategy != backoff:
+            raise WaiterConfigurationError(
+                f"waiter {definition.name}: both backoff= and config.backoff are set; "
+                "pass the strategy in one of them"
+            )
         self.backoff: Backoff = _DEFAULT_BACKOFF if backoff is None else backoff
         self.retry_on = retry_on
         self.retry: CallRetry | None = _call_retry(definition.name, retry)
@@ -116,7 +131,10 @@ class _WaiterBase(Generic[InputT, OutputT]):
         max_attempts: int | None,
         backoff: Backoff | None,
     ) -> WaitOptions:
-        """The caller's overrides merged with the definition (a front end may add defaults)."""
+        """The caller's overrides, then the config, merged with the definition."""
+        max_wait_time, min_delay, max_delay, max_attempts = self.config.fill(
+            max_wait_time, min_delay, max_delay, max_attempts
+        )
         return resolve_options(
             self.definition,
             max_wait_time=max_wait_time,

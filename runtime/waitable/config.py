@@ -1,0 +1,203 @@
+"""`WaiterConfig`: a waiter's override configuration, seed 004's `WaiterOverrideConfiguration`.
+
+One frozen record of `max_attempts`, `wait_timeout` (our `max_wait_time`),
+`backoff`, `min_delay` and `max_delay`, given to a waiter's constructor as its
+defaults. A `wait()` argument wins over the config, the config over the model.
+`named_strategy` maps seed 004's backoff names onto `waitable.backoff` classes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .backoff import (
+    Backoff,
+    ExponentialDelay,
+    ExponentialFullJitter,
+    ExponentialHalfJitter,
+    FixedDelay,
+    FixedDelayWithJitter,
+    RetryImmediately,
+    SmithyBackoff,
+)
+from .errors import WaiterConfigurationError
+from .seconds import SecondsError, describe_value, parse_seconds
+
+__all__ = ["STRATEGY_NAMES", "NamedStrategy", "WaiterConfig", "named_strategy"]
+
+
+@dataclass(frozen=True, slots=True)
+class NamedStrategy:
+    """A seed 004 backoff strategy: its name, our strategy object, the delay bounds it sets.
+
+    Seed 004's `delay`/`baseDelay` becomes our `min_delay`, its `maxDelay` our
+    `max_delay` (the bounds our strategies read from the `RetryContext`).
+    """
+
+    name: str
+    backoff: Backoff
+    min_delay: float | None = None
+    max_delay: float | None = None
+
+
+def _seconds(owner: str, option: str, value: object) -> float:
+    """`value` as seconds for `option`, or a `WaiterConfigurationError` saying what to pass."""
+    try:
+        return parse_seconds(value)
+    except SecondsError as exc:
+        raise WaiterConfigurationError(
+            f"{owner}: {option} {exc}; pass e.g. {option}=15"
+        ) from None
+
+
+def _retry_immediately(**params: float) -> NamedStrategy:
+    return NamedStrategy("retryImmediately", RetryImmediately())
+
+
+def _fixed(name: str, backoff: Backoff) -> Callable[..., NamedStrategy]:
+    def build(*, delay: float = 5) -> NamedStrategy:
+        seconds = _seconds(name, "delay", delay)
+        return NamedStrategy(name, backoff, seconds, seconds)
+
+    return build
+
+
+def _exponential(name: str, backoff: Backoff) -> Callable[..., NamedStrategy]:
+    def build(*, base_delay: float = 1, max_delay: float = 20) -> NamedStrategy:
+        base = _seconds(name, "base_delay", base_delay)
+        cap = _seconds(name, "max_delay", max_delay)
+        if base > cap:
+            raise WaiterConfigurationError(
+                f"{name}: base_delay {base:g} is greater than max_delay {cap:g}; "
+                "pass base_delay <= max_delay"
+            )
+        return NamedStrategy(name, backoff, base, cap)
+
+    return build
+
+
+def _smithy(
+    *, min_delay: float | None = None, max_delay: float | None = None
+) -> NamedStrategy:
+    low = None if min_delay is None else _seconds("smithy", "min_delay", min_delay)
+    high = None if max_delay is None else _seconds("smithy", "max_delay", max_delay)
+    return NamedStrategy("smithy", SmithyBackoff(), low, high)
+
+
+#: Seed 004's names (and `smithy`, the spec's default) → builders of `NamedStrategy`.
+_BUILDERS: dict[str, Callable[..., NamedStrategy]] = {
+    "smithy": _smithy,
+    "retryImmediately": _retry_immediately,
+    # delay = d
+    "fixedDelayWithoutJitter": _fixed("fixedDelayWithoutJitter", FixedDelay()),
+    # delay = random(0, d)
+    "fixedDelay": _fixed("fixedDelay", FixedDelayWithJitter()),
+    # delay = min(baseDelay × 2^(attempt-1), maxDelay)
+    "exponentialDelayWithoutJitter": _exponential(
+        "exponentialDelayWithoutJitter", ExponentialDelay()
+    ),
+    # delay = random(0, min(baseDelay × 2^(attempt-1), maxDelay))
+    "exponentialDelay": _exponential("exponentialDelay", ExponentialFullJitter()),
+    # e = min(baseDelay × 2^(attempt-1), maxDelay); delay = random(e / 2, e)
+    "exponentialDelayHalfJitter": _exponential(
+        "exponentialDelayHalfJitter", ExponentialHalfJitter()
+    ),
+}
+
+STRATEGY_NAMES: tuple[str, ...] = tuple(_BUILDERS)
+
+
+def named_strategy(name: str, **params: Any) -> NamedStrategy:
+    """Seed 004's strategy `name` with its parameters, e.g. `named_strategy("fixedDelay", delay=15)`.
+
+    Parameters: `delay` for the fixed delays, `base_delay` and `max_delay` for the
+    exponential ones, `min_delay`/`max_delay` for `smithy`; none for `retryImmediately`.
+    """
+    builder = _BUILDERS.get(name)
+    if builder is None:
+        raise WaiterConfigurationError(
+            f"unknown backoff strategy {name!r}; use one of {', '.join(STRATEGY_NAMES)}"
+        )
+    try:
+        return builder(**params)
+    except TypeError:
+        raise WaiterConfigurationError(
+            f"backoff strategy {name}: unknown parameter(s) "
+            f"{', '.join(sorted(params))}; fixed delays take delay=, exponential ones "
+            "base_delay= and max_delay=, smithy min_delay= and max_delay="
+        ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class WaiterConfig:
+    """A waiter's override configuration; None leaves a setting to the model.
+
+    `backoff` is a strategy (`waitable.backoff`) or a `named_strategy(...)`, whose
+    delay bounds fill `min_delay`/`max_delay` unless those are given here.
+    """
+
+    max_attempts: int | None = None
+    wait_timeout: float | None = None
+    backoff: Backoff | NamedStrategy | None = None
+    min_delay: float | None = None
+    max_delay: float | None = None
+
+    def __post_init__(self) -> None:
+        owner = "WaiterConfig"
+        strategy = self.backoff
+        low, high = self.min_delay, self.max_delay
+        if isinstance(strategy, NamedStrategy):
+            object.__setattr__(self, "backoff", strategy.backoff)
+            low = strategy.min_delay if low is None else low
+            high = strategy.max_delay if high is None else high
+        elif strategy is not None and not callable(strategy):
+            raise WaiterConfigurationError(
+                f"{owner}: backoff must be a strategy such as waitable.SmithyBackoff() "
+                f"or named_strategy('fixedDelay', delay=5), got {describe_value(strategy)}"
+            )
+        if low is not None:
+            low = _seconds(owner, "min_delay", low)
+        if high is not None:
+            high = _seconds(owner, "max_delay", high)
+        if low is not None and high is not None and low > high:
+            raise WaiterConfigurationError(
+                f"{owner}: min_delay {low:g} is greater than max_delay {high:g}; "
+                "pass min_delay <= max_delay"
+            )
+        object.__setattr__(self, "min_delay", low)
+        object.__setattr__(self, "max_delay", high)
+        if self.wait_timeout is not None:
+            object.__setattr__(
+                self, "wait_timeout", _seconds(owner, "wait_timeout", self.wait_timeout)
+            )
+        attempts = self.max_attempts
+        if attempts is not None and (
+            isinstance(attempts, bool) or not isinstance(attempts, int) or attempts < 1
+        ):
+            raise WaiterConfigurationError(
+                f"{owner}: max_attempts must be an integer >= 1 (or None for no cap), "
+                f"got {describe_value(attempts)}; pass e.g. max_attempts=40"
+            )
+
+    @property
+    def strategy(self) -> Backoff | None:
+        """The backoff strategy object (a `NamedStrategy` given is unfolded at construction)."""
+        backoff = self.backoff
+        return None if isinstance(backoff, NamedStrategy) else backoff
+
+    def fill(
+        self,
+        max_wait_time: float | None,
+        min_delay: float | None,
+        max_delay: float | None,
+        max_attempts: int | None,
+    ) -> tuple[float | None, float | None, float | None, int | None]:
+        """A wait's arguments with each one left None taken from this config."""
+        return (
+            self.wait_timeout if max_wait_time is None else max_wait_time,
+            self.min_delay if min_delay is None else min_delay,
+            self.max_delay if max_delay is None else max_delay,
+            self.max_attempts if max_attempts is None else max_attempts,
+        )
