@@ -1,0 +1,22 @@
+"""The `waitable` console script; it needs click, which `pip install 'waitable[simulate]'` brings."""
+
+from __future__ import annotations
+
+import sys
+
+__all__ = ["main"]
+
+
+def main() -> None:
+    """Run `waitable` (its `simulate` command), or say how to install click when it is missing."""
+    try:
+        import click  # noqa: F401
+    except ImportError:
+        sys.stderr.write(
+            "waitable: the command line needs click; install it with "
+            "pip install 'waitable[simulate]'\n"
+        )
+        raise SystemExit(2) from None
+    from .commands import waitable
+
+    waitable()

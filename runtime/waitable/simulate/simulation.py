@@ -1,0 +1,245 @@
+"""Runs of the real engine against a simulated resource on a `VirtualClock`.
+
+A `Candidate` is what is being judged: a waiter class and its `WaiterConfig`.
+Each run builds the waiter with a fresh `VirtualClock` and a seeded jitter
+`random.Random`, waits, and reads its timeline from the engine's own history.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..backoff import RetryImmediately
+from ..config import WaiterConfig, named_strategy
+from ..custom import custom_waiter, path, success
+from ..errors import (
+    WaiterConfigurationError,
+    WaiterError,
+    WaiterFailureStateError,
+    WaiterMaxAttemptsError,
+    WaiterTimeoutError,
+)
+from ..results import Attempt
+from ..testing import VirtualClock
+from .resource import ResourceModel
+
+__all__ = [
+    "MAX_CHECKS",
+    "READY",
+    "PENDING",
+    "Candidate",
+    "Check",
+    "Run",
+    "SimulationError",
+    "simulate",
+    "simulate_run",
+    "strategy_candidate",
+]
+
+#: The simulated operation's answers by convention: `status` says whether it is ready.
+READY: dict[str, Any] = {"status": "ready"}
+PENDING: dict[str, Any] = {"status": "pending"}
+
+#: A run making more checks than this is stopped: the configuration never lets time move.
+MAX_CHECKS = 100_000
+
+#: How a run ended, as reports name it.
+ENDS = {
+    "success": "success",
+    "timeout": "timed out",
+    "attempts": "attempts exhausted",
+    "failure": "failure state",
+    "error": "error",
+}
+
+SimulatedResource = custom_waiter(
+    "SimulatedResource",
+    acceptors=[success(path("status") == "ready")],
+    documentation="Waits until the simulated resource's status is ready.",
+    module=__name__,
+)
+
+
+class SimulationError(Exception):
+    """A configuration that cannot be simulated (e.g. one that never lets time move)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One configuration to simulate: a waiter class, its config, and the wait's arguments.
+
+    `max_wait_time` is passed to `wait()` (None leaves it to the config);
+    `ready_output`/`pending_output` are what the simulated operation returns.
+    """
+
+    label: str
+    waiter_class: type[Any]
+    config: WaiterConfig
+    max_wait_time: float | None = None
+    input: Any = None
+    ready_output: Any = field(default_factory=lambda: dict(READY))
+    pending_output: Any = field(default_factory=lambda: dict(PENDING))
+    call_duration: float = 0.0
+    settings: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        never_moves = (
+            isinstance(self.config.strategy, RetryImmediately)
+            and self.call_duration == 0
+            and self.config.max_attempts is None
+        )
+        if never_moves:
+            raise WaiterConfigurationError(
+                f"{self.label}: retryImmediately with calls that take no time never lets "
+                "the virtual clock move; pass max_attempts (--max-attempts) or "
+                "--call-duration"
+            )
+
+
+def strategy_candidate(
+    name: str,
+    *,
+    label: str | None = None,
+    max_attempts: int | None = None,
+    wait_timeout: float | None = None,
+    call_duration: float = 0.0,
+    **params: Any,
+) -> Candidate:
+    """A candidate for seed 004's strategy `name` (or `smithy`) on the simulated resource's waiter."""
+    strategy = named_strategy(name, **params)
+    config = WaiterConfig(
+        max_attempts=max_attempts, wait_timeout=wait_timeout, backoff=strategy
+    )
+    model = SimulatedResource.definition
+    low = model.min_delay if strategy.min_delay is None else strategy.min_delay
+    high = model.max_delay if strategy.max_delay is None else strategy.max_delay
+    settings: tuple[tuple[str, Any], ...] = ()
+    if name.startswith("fixed"):
+        settings = (("delay", low),)
+    elif name.startswith("exponential"):
+        settings = (("base_delay", low), ("max_delay", high))
+    elif name == "smithy":
+        settings = (("min_delay", low), ("max_delay", high))
+    if max_attempts is not None:
+        settings += (("max_attempts", max_attempts),)
+    return Candidate(
+        label or name,
+        SimulatedResource,
+        config,
+        call_duration=call_duration,
+        settings=(("strategy", name), *settings),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One check of the resource: when it started, the delay before it, what it saw."""
+
+    number: int
+    time: float
+    delay: float
+    outcome: str
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One simulated wait: the ready time, every check, how and when it ended, the lag."""
+
+    ready_at: float
+    checks: tuple[Check, ...]
+    end: str
+    ended_at: float
+    lag: float | None
+
+    @property
+    def failed(self) -> bool:
+        """True when the wait did not end in success."""
+        return self.end != ENDS["success"]
+
+
+def simulate_run(candidate: Candidate, ready_at: float, seed: int) -> Run:
+    """One wait of `candidate`'s waiter against a resource ready at `ready_at` seconds."""
+    clock = VirtualClock()
+    calls = 0
+
+    def operation(input: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls > MAX_CHECKS:
+            raise SimulationError(
+                f"{candidate.label}: more than {MAX_CHECKS} checks in one run; the "
+                "configuration barely lets time move (add --call-duration or a delay)"
+            )
+        ready = clock.now() >= ready_at
+        if candidate.call_duration:
+            clock.advance(candidate.call_duration)
+        return copy.deepcopy(
+            candidate.ready_output if ready else candidate.pending_output
+        )
+
+    waiter = candidate.waiter_class(
+        operation, clock=clock, rng=random.Random(seed), config=candidate.config
+    )
+    end = ENDS["success"]
+    try:
+        result = waiter.wait(candidate.input, max_wait_time=candidate.max_wait_time)
+    except WaiterError as error:
+        if calls > MAX_CHECKS:
+            raise SimulationError(str(error.__cause__ or error)) from None
+        result = error.result
+        end = _end_of(error)
+    checks = tuple(_check(candidate, attempt) for attempt in result.history)
+    lag = checks[-1].time - ready_at if end == ENDS["success"] and checks else None
+    return Run(ready_at, checks, end, float(result.elapsed), lag)
+
+
+def _end_of(error: WaiterError) -> str:
+    if isinstance(error, WaiterTimeoutError):
+        return ENDS["timeout"]
+    if isinstance(error, WaiterMaxAttemptsError):
+        return ENDS["attempts"]
+    if isinstance(error, WaiterFailureStateError):
+        return ENDS["failure"]
+    return ENDS["error"]
+
+
+def _check(candidate: Candidate, attempt: Attempt[Any]) -> Check:
+    outcome = "ready" if attempt.output == candidate.ready_output else "pending"
+    if attempt.error_type is not None:
+        outcome = f"error {attempt.error_type}"
+    return Check(
+        attempt.number, float(attempt.started_at), float(attempt.delay), outcome
+    )
+
+
+def plan_runs(resource: ResourceModel, runs: int, seed: int) -> list[tuple[float, int]]:
+    """The ready time and jitter seed of each run: the same for every candidate of one seed."""
+    rng = random.Random(seed)
+    plan = []
+    for _ in range(runs):
+        ready_at = resource.sample(rng)
+        plan.append((ready_at, rng.getrandbits(64)))
+    return plan
+
+
+def simulate(
+    candidate: Candidate, resource: ResourceModel, *, runs: int, seed: int
+) -> list[Run]:
+    """`runs` waits of `candidate`, ready times and jitter drawn from `seed`."""
+    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
+        raise WaiterConfigurationError(f"runs must be an integer >= 1, got {runs!r}")
+    return [
+        simulate_run(candidate, ready_at, jitter)
+        for ready_at, jitter in plan_runs(resource, runs, seed)
+    ]
+
+
+def simulate_all(
+    candidates: Sequence[Candidate], resource: ResourceModel, *, runs: int, seed: int
+) -> list[list[Run]]:
+    """`simulate` for each candidate over the same ready times (a fair comparison)."""
+    return [simulate(c, resource, runs=runs, seed=seed) for c in candidates]

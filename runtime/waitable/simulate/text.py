@@ -1,0 +1,87 @@
+"""The terminal report: one row per candidate, and a one-line timeline of each one's first run."""
+
+from __future__ import annotations
+
+from .report import Report, seconds_text
+from .simulation import Run
+
+__all__ = ["render_text", "timeline_line"]
+
+HEADERS = (
+    "strategy",
+    "calls mean",
+    "p50",
+    "p95",
+    "max",
+    "lag p50",
+    "p95",
+    "max",
+    "failed",
+)
+
+
+#: Checks shown at each end of a long timeline; the middle is counted, not listed.
+KEEP = 5
+
+
+def timeline_line(run: Run) -> str:
+    """`0 ○ 2 ○ 6 ○ ▼ready 9.5 14 ● → success at 14 s, lag 4.5 s` (○ pending, ● ready).
+
+    A long run shows its first and last `KEEP` checks and counts the ones between.
+    """
+    parts = []
+    marked = False
+    for check in run.checks:
+        if not marked and check.time >= run.ready_at:
+            parts.append(f"▼ready {seconds_text(run.ready_at)}")
+            marked = True
+        parts.append(
+            f"{seconds_text(check.time)} {'●' if check.outcome == 'ready' else '○'}"
+        )
+    if not marked:
+        parts.append(f"(ready at {seconds_text(run.ready_at)})")
+    if len(parts) > 2 * KEEP + 1:
+        hidden = parts[KEEP:-KEEP]
+        ready = [p for p in hidden if p.startswith("▼")]
+        note = f"… {len(hidden) - len(ready)} more checks"
+        note += f", {ready[0]} …" if ready else " …"
+        parts = parts[:KEEP] + [note] + parts[-KEEP:]
+    ending = f"→ {run.end} at {seconds_text(run.ended_at)} s"
+    if run.lag is not None:
+        ending += f", lag {seconds_text(run.lag)} s"
+    return " ".join(parts + [ending])
+
+
+def render_text(report: Report) -> str:
+    """The table and timelines as plain text with aligned columns."""
+    rows = [HEADERS]
+    for lane in report.lanes:
+        s = lane.summary
+        rows.append(
+            (
+                lane.candidate.label,
+                f"{s.calls_mean:.1f}",
+                seconds_text(s.calls_p50),
+                seconds_text(s.calls_p95),
+                seconds_text(s.calls_max),
+                seconds_text(s.lag_p50),
+                seconds_text(s.lag_p95),
+                seconds_text(s.lag_max),
+                f"{s.failures} ({100 * s.failure_share:.1f}%)",
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(HEADERS))]
+    lines = [
+        f"{report.runs} runs, seed {report.seed}, resource {report.resource.describe()}",
+        "",
+    ]
+    for index, row in enumerate(rows):
+        cells = [row[0].ljust(widths[0])]
+        cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:])]
+        lines.append("  ".join(cells).rstrip())
+        if index == 0:
+            lines.append("  ".join("-" * width for width in widths))
+    lines += ["", "first run (○ pending, ● ready; times in seconds):"]
+    for lane in report.lanes:
+        lines.append(f"  {lane.candidate.label}: {timeline_line(lane.timeline)}")
+    return "\n".join(lines) + "\n"
