@@ -31,7 +31,15 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
     "exponentialDelay": ("base_delay", "max_delay"),
     "exponentialDelayHalfJitter": ("base_delay", "max_delay"),
 }
-ITEM_KEYS = ("delay", "base_delay", "max_delay", "min_delay", "max_attempts", "label")
+ITEM_KEYS = (
+    "delay",
+    "base_delay",
+    "max_delay",
+    "min_delay",
+    "max_attempts",
+    "call_duration",
+    "label",
+)
 
 
 @click.group()
@@ -73,6 +81,8 @@ def _compare_item(
             label = value
         elif key == "max_attempts":
             options["max_attempts"] = int(_number(value, key))
+        elif key == "call_duration":
+            options["call_duration"] = _number(value, key)
         elif key not in PARAMETERS[name]:
             raise click.BadParameter(
                 f"{item!r}: {name} takes {', '.join(PARAMETERS[name]) or 'no parameters'}",
@@ -158,7 +168,7 @@ def _resource(
     "--compare",
     metavar="LIST",
     help="Comma-separated strategies, each NAME[:key=value...] "
-    "(keys: delay, base_delay, max_delay, min_delay, max_attempts, label).",
+    "(keys: delay, base_delay, max_delay, min_delay, max_attempts, call_duration, label).",
 )
 @click.option("--delay", type=float, help="Delay of the fixed strategies (seconds).")
 @click.option(

@@ -87,6 +87,16 @@ class Candidate:
     settings: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
+        duration = self.call_duration
+        if (
+            isinstance(duration, bool)
+            or not isinstance(duration, (int, float))
+            or not 0 <= duration < 1e9
+        ):
+            raise WaiterConfigurationError(
+                f"{self.label}: call_duration must be seconds >= 0, got {duration!r}; "
+                "pass e.g. --call-duration 0.2"
+            )
         never_moves = (
             isinstance(self.config.strategy, RetryImmediately)
             and self.call_duration == 0
@@ -126,6 +136,8 @@ def strategy_candidate(
         settings = (("min_delay", low), ("max_delay", high))
     if max_attempts is not None:
         settings += (("max_attempts", max_attempts),)
+    if call_duration:
+        settings += (("call_duration", call_duration),)
     return Candidate(
         label or name,
         SimulatedResource,

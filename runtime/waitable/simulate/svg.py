@@ -13,7 +13,7 @@ from .report import Lane, Report, seconds_text
 __all__ = ["LEFT", "PLOT_WIDTH", "render_svg", "x_of"]
 
 WIDTH = 960
-LEFT = 210
+LEFT = 240
 RIGHT = 40
 PLOT_WIDTH = WIDTH - LEFT - RIGHT
 TOP = 44
