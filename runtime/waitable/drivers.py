@@ -14,7 +14,7 @@ from typing import Any
 
 from .clock import Clock, SystemClock
 from .errors import WaiterConfigurationError
-from .flow import Action, CutOff, Late, Outcome, Poll, Raised, Returned, Sleep
+from .actions import Action, CutOff, Late, Outcome, Poll, Raised, Returned, Sleep
 from .results import WaiterResult
 
 __all__ = [

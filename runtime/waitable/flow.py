@@ -33,6 +33,9 @@ The seed systems are policies of this one loop, not loops of their own:
   whose call is retried.
 - `plan.rate_limit` makes each call first take a token from a shared limiter
   (seed 002's `limit_rate`), sleeping until one is free, within the deadline.
+
+The actions and outcomes live in `waitable.actions`, one poll's call (rate
+limit, retries) in `waitable.calls`; both are re-exported here.
 - `plan.stop` lets a front end end the wait after a failed poll (a poller's
   `max_attempts` given as a function).
 """
@@ -40,17 +43,29 @@ The seed systems are policies of this one loop, not loops of their own:
 from __future__ import annotations
 
 import logging
-import math
 import random
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeAlias
+from typing import Any, NoReturn, Protocol
 
-from .backoff import Backoff, RetryContext
+from .actions import (
+    EPSILON,
+    START_TOLERANCE,
+    Action,
+    CutOff,
+    Late,
+    NoRetryCapacity,
+    Outcome,
+    Poll,
+    Raised,
+    Returned,
+    Sleep,
+)
+from .backoff import RetryContext
+from .calls import CallRetry, RateLimit, checked_delay, make_call
 from .definition import AcceptorState, WaiterDefinition
 from .error_codes import error_code, is_transport_error
 from .errors import (
-    WaiterConfigurationError,
     WaiterEvaluationError,
     WaiterFailureStateError,
     WaiterMaxAttemptsError,
@@ -58,12 +73,8 @@ from .errors import (
     WaiterTimeoutError,
 )
 from .matching import Verdict, input_to_jmespath, match_error, match_output
-from .seconds import MAX_SECONDS
 from .options import WaitOptions
-from .results import Attempt, Retry, WaiterResult
-
-if TYPE_CHECKING:
-    from .retry.directives import RetryDirective
+from .results import Attempt, WaiterResult
 
 __all__ = [
     "Action",
@@ -87,71 +98,11 @@ __all__ = [
 
 logger = logging.getLogger("waitable")
 
-# Clock readings within this many seconds of a limit count as on it (float rounding).
-_EPSILON = 1e-9
-
-#: How late after the deadline the spec's final poll may still start: the slack of
-#: a real sleep that was asked to end exactly at the deadline. Any later, no poll.
-START_TOLERANCE = 0.05
+_EPSILON = EPSILON
 
 # The verdicts no acceptor chose, made once rather than on every poll.
 _IMPLICIT_RETRY = Verdict(AcceptorState.RETRY, None)
 _IMPLICIT_FAILURE = Verdict(AcceptorState.FAILURE, None)
-
-
-@dataclass(frozen=True, slots=True)
-class Poll:
-    """Call the operation now, unless the clock already reads past `start_by`.
-
-    Cut the request off after `timeout` seconds if you can (`math.inf`: no limit).
-    """
-
-    attempt: int
-    remaining: float
-    timeout: float
-    start_by: float = math.inf
-
-
-@dataclass(frozen=True, slots=True)
-class Sleep:
-    """Wait `seconds` before the next action."""
-
-    seconds: float
-
-
-@dataclass(frozen=True, slots=True)
-class Returned:
-    """The operation returned `output`."""
-
-    output: Any
-
-
-@dataclass(frozen=True, slots=True)
-class Raised:
-    """The operation raised `error`."""
-
-    error: Exception
-
-
-@dataclass(frozen=True, slots=True)
-class CutOff:
-    """The driver cancelled the request when its `Poll.timeout` ran out."""
-
-
-@dataclass(frozen=True, slots=True)
-class Late:
-    """The driver did not make the call: the clock read past `Poll.start_by`."""
-
-
-Action: TypeAlias = Poll | Sleep
-Outcome: TypeAlias = Returned | Raised | CutOff | Late
-
-
-class NoRetryCapacity(Exception):
-    """A token bucket in circuit-breaker mode has no capacity: make no retry, fail fast.
-
-    `waitable.retry.RetryCapacityExceededError` is the standard bucket's kind of it.
-    """
 
 
 class Judge(Protocol):
@@ -164,51 +115,6 @@ class Judge(Protocol):
         input_data: Any,
         code: str | None,
     ) -> Verdict | None: ...
-
-
-class RetryPolicyLike(Protocol):
-    """Seed 001's `RetryPolicy`: an outcome in, a `RetryDirective` out."""
-
-    def evaluate(self, outcome: Any, /) -> RetryDirective: ...
-
-
-class RetryTokenLike(Protocol):
-    """Seed 001's `RetryToken`: resolved by exactly one of its three methods."""
-
-    def notify_success(self, now: float) -> None: ...
-
-    def notify_failure(self, now: float) -> None: ...
-
-    def schedule_retry(self, reason: Any, now: float) -> Any: ...
-
-
-class TokenBucketLike(Protocol):
-    """Seed 001's `RetryTokenBucket`: a token before the first try of a call."""
-
-    def acquire_token(self, now: float) -> Any: ...
-
-
-class RateLimit(Protocol):
-    """A shared limiter: 0.0 when a call may go now, else seconds until it may."""
-
-    def try_acquire(self, now: float) -> float: ...
-
-
-@dataclass(frozen=True, slots=True)
-class CallRetry:
-    """How one poll's call is retried (seed 001): policy, bucket, backoff, attempts.
-
-    `max_attempts` counts tries of one call (the first included); `max_time` caps
-    the seconds one call and its retries may take (the wait's deadline caps it too).
-    """
-
-    policy: RetryPolicyLike
-    backoff: Backoff
-    max_attempts: int = 3
-    max_time: float = math.inf
-    bucket: TokenBucketLike | None = None
-    min_delay: float = 0.0
-    max_delay: float = 20.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,21 +162,6 @@ def start(plan: WaitPlan, now: float, history_limit: int | None = None) -> WaitS
     )
 
 
-@dataclass(slots=True)
-class _Call:
-    """One poll's call after its retries: the last outcome and when it ran."""
-
-    outcome: Outcome
-    started: float
-    finished: float
-    retries: list[Retry]
-    verdict: Verdict | None = None
-    judged: bool = False
-    late: bool = False
-    retry_stopped: str | None = None
-    broken: WaiterEvaluationError | None = None
-
-
 def flow(
     plan: WaitPlan, state: WaitState, now: Callable[[], float]
 ) -> Generator[Action, Outcome | None, WaiterResult[Any]]:
@@ -279,12 +170,18 @@ def flow(
     input_data = (
         input_to_jmespath(definition, plan.input) if plan.judge is None else plan.input
     )
+
+    def judge(
+        outcome: Returned | Raised, code: str | None
+    ) -> tuple[Verdict | None, WaiterEvaluationError | None]:
+        return _judge_safely(plan, outcome, input_data, code)
+
     if state.next_poll_at is not None:
         pause = state.next_poll_at - now()
         if pause > 0:
             yield Sleep(pause)
     while True:
-        call = yield from _call(plan, state, now, input_data)
+        call = yield from make_call(plan, state, now, judge)
         outcome, finished = call.outcome, call.finished
         if isinstance(outcome, Late) and not call.retries:
             # No call was made: the history records polls, and this was none.
@@ -310,7 +207,7 @@ def flow(
             verdict = call.verdict
         else:
             assert isinstance(outcome, (Returned, Raised))
-            verdict, broken = _judge_safely(plan, outcome, input_data, code)
+            verdict, broken = judge(outcome, code)
         if broken is not None:
             verdict = Verdict(AcceptorState.FAILURE, broken.acceptor_index)
         state.attempts += 1
@@ -374,182 +271,6 @@ def flow(
         state.next_poll_at = decided_at + state.next_delay
         state.total_delay += state.next_delay
         yield Sleep(state.next_delay)
-
-
-def _call(
-    plan: WaitPlan, state: WaitState, now: Callable[[], float], input_data: Any
-) -> Generator[Action, Outcome | None, _Call]:
-    """Make one poll's call, retrying it under `plan.call_retry`, all within the deadline.
-
-    Seed 001's order: a token before the first try; after each try exactly one of
-    success, failure or schedule-retry; the backoff before each retry, then its
-    cost to the bucket (sleeping for capacity when the bucket is short).
-    """
-    retrying = plan.call_retry
-    first = now()
-    limit = state.deadline
-    token = None
-    if retrying is not None:
-        limit = min(limit, first + retrying.max_time)
-        if retrying.bucket is not None:
-            token = _first_token_now(retrying.bucket, first)
-            if token is None or getattr(token, "wait", 0.0) > 0:
-                token = yield from _first_token(retrying.bucket, now, limit)
-    retries: list[Retry] = []
-    while True:
-        if plan.rate_limit is not None:
-            yield from _take_rate_token(plan.rate_limit, state, now)
-        started = now()
-        remaining = state.deadline - started
-        if remaining < -START_TOLERANCE:
-            return _Call(Late(), started, started, retries, late=True)
-        final = state.final or remaining <= 0
-        timeout = max(remaining, plan.options.min_delay) if final else remaining
-        outcome = yield Poll(
-            state.attempts + 1, remaining, timeout, state.deadline + START_TOLERANCE
-        )
-        if not isinstance(outcome, (Returned, Raised, CutOff, Late)):
-            raise TypeError(
-                f"a driver sent {outcome!r} in answer to Poll; send an Outcome"
-            )
-        finished = now()
-        if (
-            isinstance(outcome, (CutOff, Late))
-            or finished - started > timeout + _EPSILON
-        ):
-            _resolve(token, finished, success=False)
-            return _Call(outcome, started, finished, retries, late=True)
-        if retrying is None:
-            return _Call(outcome, started, finished, retries)
-        code = (
-            error_code(outcome.error, plan.definition.errors)
-            if isinstance(outcome, Raised)
-            else None
-        )
-        verdict, broken = _judge_safely(plan, outcome, input_data, code)
-        call = _Call(
-            outcome, started, finished, retries, verdict, judged=True, broken=broken
-        )
-        if verdict is not None or broken is not None:
-            _resolve(token, finished, success=True)
-            return call
-        reason = getattr(retrying.policy.evaluate(outcome), "reason", None)
-        tries = len(retries) + 1
-        stopped = None
-        delay = 0.0
-        if reason is None:
-            pass
-        elif tries >= retrying.max_attempts:
-            stopped = "max_attempts"
-        else:
-            delay = _retry_delay(plan, retrying, tries, limit - finished)
-            if finished + delay > limit:
-                stopped = "max_time"
-        if reason is None or stopped is not None:
-            _resolve(token, finished, success=False)
-            call.retry_stopped = stopped
-            return call
-        retries.append(Retry(tries, code, str(getattr(reason, "value", reason)), delay))
-        if delay > 0:
-            yield Sleep(delay)
-        if token is not None:
-            stopped = yield from _pay_retry(token, reason, now, limit)
-            if stopped is not None:
-                retries.pop()
-                call.retry_stopped = stopped
-                return call
-
-
-def _resolve(token: Any, now: float, *, success: bool) -> None:
-    """Resolve a call's retry token, if it has one: success or failure."""
-    if token is None:
-        return
-    if success:
-        token.notify_success(now)
-    else:
-        token.notify_failure(now)
-
-
-def _first_token_now(bucket: TokenBucketLike, now: float) -> Any:
-    """The first try's token when it can be had at once (the usual case), else None."""
-    try:
-        return bucket.acquire_token(now)
-    except NoRetryCapacity:
-        return None
-
-
-def _first_token(
-    bucket: TokenBucketLike, now: Callable[[], float], limit: float
-) -> Generator[Action, Outcome | None, Any]:
-    """The token for a call's first try, sleeping while the bucket asks to wait."""
-    while True:
-        try:
-            token = bucket.acquire_token(now())
-        except NoRetryCapacity as short:
-            logger.debug("first try made without a retry token: %s", short)
-            return None  # the first try is always made (seed 001); no retries then
-        wait = getattr(token, "wait", 0.0)
-        if not wait:
-            return token
-        if now() + wait > limit:
-            return None
-        yield Sleep(wait)
-
-
-def _pay_retry(
-    token: Any, reason: Any, now: Callable[[], float], limit: float
-) -> Generator[Action, Outcome | None, str | None]:
-    """Pay a retry's cost, sleeping for capacity; why it could not be paid, or None.
-
-    A bucket in circuit-breaker mode raises when it is short: that ends the
-    retries at once ("capacity"); so does a wait for capacity past `limit`.
-    """
-    while True:
-        try:
-            wait = float(token.schedule_retry(reason, now()))
-        except NoRetryCapacity as short:  # the circuit breaker: fail fast
-            logger.debug("retry not made: %s", short)
-            token.notify_failure(now())
-            return "capacity"
-        if wait <= 0:
-            return None
-        if now() + wait > limit:
-            token.notify_failure(now())
-            return "capacity"
-        yield Sleep(wait)
-
-
-def _take_rate_token(
-    limiter: RateLimit, state: WaitState, now: Callable[[], float]
-) -> Generator[Action, Outcome | None, None]:
-    """Sleep until the shared rate limiter lets this call go."""
-    while True:
-        at = now()
-        wait = limiter.try_acquire(at)
-        if wait <= 0:
-            return
-        if at + wait > state.deadline + START_TOLERANCE:
-            # No token before the deadline: skip to it, the poll will be late.
-            pause = state.deadline + START_TOLERANCE - at
-            if pause > 0:
-                yield Sleep(pause + _EPSILON)
-            return
-        yield Sleep(wait)
-
-
-def _retry_delay(
-    plan: WaitPlan, retrying: CallRetry, tries: int, remaining: float
-) -> float:
-    """The backoff before retry `tries` of one call (seed 001's delayer)."""
-    context = RetryContext(
-        attempt=tries,
-        remaining=remaining,
-        min_delay=retrying.min_delay,
-        max_delay=retrying.max_delay,
-        previous_delay=None,
-        rng=plan.rng,
-    )
-    return _checked_delay(plan, retrying.backoff, context)
 
 
 def _judge(
@@ -619,26 +340,10 @@ def _next_delay(plan: WaitPlan, state: WaitState, now: float) -> tuple[float, bo
         previous_delay=state.next_delay if polls > 1 else None,
         rng=plan.rng,
     )
-    delay = _checked_delay(plan, options.backoff, retry)
+    delay = checked_delay(plan, options.backoff, retry)
     if remaining - delay <= options.min_delay:
         return remaining, True
     return delay, False
-
-
-def _checked_delay(plan: WaitPlan, backoff: Backoff, retry: RetryContext) -> float:
-    """`backoff(retry)`, refused unless it is a finite number of seconds >= 0."""
-    delay = backoff(retry)
-    if (
-        isinstance(delay, bool)
-        or not isinstance(delay, (int, float))
-        or not 0 <= delay <= MAX_SECONDS
-    ):
-        raise WaiterConfigurationError(
-            f"waiter {plan.definition.name}: backoff {backoff!r} returned {delay!r} "
-            f"for retry {retry.attempt}; a strategy must return a number of seconds "
-            f">= 0 (and at most {MAX_SECONDS})"
-        )
-    return delay
 
 
 def _record(state: WaitState, attempt: Attempt[Any]) -> None:

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from .clock import Clock, SystemClock
 from .drivers import poll_with_cutoff
 from .errors import WaiterConfigurationError
-from .flow import CutOff, Late, Raised, Returned
+from .actions import CutOff, Late, Raised, Returned
 from .options import validate_seconds
 
 __all__ = ["DEFAULT_RECEIVE_TIMEOUT", "ReceiveTimeoutError", "receive_next"]

@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping
 from typing import Protocol, TypeVar
 
 from ..error_codes import error_code
-from ..flow import CutOff, Raised, Returned
+from ..actions import CutOff, Raised, Returned
 from .directives import (
     TERMINATE_AND_FAIL,
     TERMINATE_AND_SUCCEED,

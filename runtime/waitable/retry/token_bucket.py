@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import threading
 
-from ..flow import NoRetryCapacity
+from ..actions import NoRetryCapacity
 from .directives import RetryErrorType
 
 __all__ = ["RetryCapacityExceededError", "RetryToken", "StandardRetryTokenBucket"]

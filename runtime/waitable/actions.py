@@ -1,0 +1,88 @@
+"""The engine's vocabulary: the actions it yields and the outcomes a driver sends back.
+
+`Poll` ("call the operation now, unless the clock reads past `start_by`") and
+`Sleep` go out; `Returned`, `Raised`, `CutOff` (the driver cancelled the request at
+its time limit) and `Late` (the driver did not call: too late) come back.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+__all__ = [
+    "Action",
+    "CutOff",
+    "EPSILON",
+    "Late",
+    "NoRetryCapacity",
+    "Outcome",
+    "Poll",
+    "Raised",
+    "Returned",
+    "START_TOLERANCE",
+    "Sleep",
+]
+
+#: Clock readings within this many seconds of a limit count as on it (float rounding).
+EPSILON = 1e-9
+
+#: How late after the deadline the spec's final poll may still start: the slack of
+#: a real sleep that was asked to end exactly at the deadline. Any later, no poll.
+START_TOLERANCE = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class Poll:
+    """Call the operation now, unless the clock already reads past `start_by`.
+
+    Cut the request off after `timeout` seconds if you can (`math.inf`: no limit).
+    """
+
+    attempt: int
+    remaining: float
+    timeout: float
+    start_by: float = math.inf
+
+
+@dataclass(frozen=True, slots=True)
+class Sleep:
+    """Wait `seconds` before the next action."""
+
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Returned:
+    """The operation returned `output`."""
+
+    output: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Raised:
+    """The operation raised `error`."""
+
+    error: Exception
+
+
+@dataclass(frozen=True, slots=True)
+class CutOff:
+    """The driver cancelled the request when its `Poll.timeout` ran out."""
+
+
+@dataclass(frozen=True, slots=True)
+class Late:
+    """The driver did not make the call: the clock read past `Poll.start_by`."""
+
+
+Action: TypeAlias = Poll | Sleep
+Outcome: TypeAlias = Returned | Raised | CutOff | Late
+
+
+class NoRetryCapacity(Exception):
+    """A token bucket in circuit-breaker mode has no capacity: make no retry, fail fast.
+
+    `waitable.retry.RetryCapacityExceededError` is the standard bucket's kind of it.
+    """

@@ -1,0 +1,310 @@
+"""One poll's call: the shared rate limit first, then the call, retried under seed 001.
+
+`make_call` is the part of the engine (`waitable.flow`) that makes one poll's call:
+it takes a token from `plan.rate_limit` if there is one, yields the `Poll`, and,
+when the poll's verdict would end the wait on an error the retry policy calls
+retryable, backs off, pays the token bucket and calls again, all inside the wait's
+deadline. Each retry is a `Retry` record; the poll's `Attempt` lists them.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+
+from .actions import (
+    EPSILON,
+    START_TOLERANCE,
+    Action,
+    CutOff,
+    Late,
+    NoRetryCapacity,
+    Outcome,
+    Poll,
+    Raised,
+    Returned,
+    Sleep,
+)
+from .backoff import Backoff, RetryContext
+from .error_codes import error_code
+from .errors import WaiterConfigurationError, WaiterEvaluationError
+from .matching import Verdict
+from .results import Retry
+from .seconds import MAX_SECONDS
+
+if TYPE_CHECKING:
+    from .flow import WaitPlan, WaitState
+    from .retry.directives import RetryDirective
+
+__all__ = [
+    "CallJudge",
+    "CallRecord",
+    "CallRetry",
+    "RateLimit",
+    "checked_delay",
+    "make_call",
+]
+
+logger = logging.getLogger("waitable")
+
+#: Decides one outcome of a call (with its error code): the verdict, or the
+#: acceptor that could not be evaluated.
+CallJudge: TypeAlias = Callable[
+    [Returned | Raised, str | None],
+    tuple[Verdict | None, WaiterEvaluationError | None],
+]
+
+
+class RetryPolicyLike(Protocol):
+    """Seed 001's `RetryPolicy`: an outcome in, a `RetryDirective` out."""
+
+    def evaluate(self, outcome: Any, /) -> RetryDirective: ...
+
+
+class RetryTokenLike(Protocol):
+    """Seed 001's `RetryToken`: resolved by exactly one of its three methods."""
+
+    def notify_success(self, now: float) -> None: ...
+
+    def notify_failure(self, now: float) -> None: ...
+
+    def schedule_retry(self, reason: Any, now: float) -> Any: ...
+
+
+class TokenBucketLike(Protocol):
+    """Seed 001's `RetryTokenBucket`: a token before the first try of a call."""
+
+    def acquire_token(self, now: float) -> Any: ...
+
+
+class RateLimit(Protocol):
+    """A shared limiter: 0.0 when a call may go now, else seconds until it may."""
+
+    def try_acquire(self, now: float) -> float: ...
+
+
+@dataclass(frozen=True, slots=True)
+class CallRetry:
+    """How one poll's call is retried (seed 001): policy, bucket, backoff, attempts.
+
+    `max_attempts` counts tries of one call (the first included); `max_time` caps
+    the seconds one call and its retries may take (the wait's deadline caps it too).
+    """
+
+    policy: RetryPolicyLike
+    backoff: Backoff
+    max_attempts: int = 3
+    max_time: float = math.inf
+    bucket: TokenBucketLike | None = None
+    min_delay: float = 0.0
+    max_delay: float = 20.0
+
+
+@dataclass(slots=True)
+class CallRecord:
+    """One poll's call after its retries: the last outcome, when it ran, what was decided."""
+
+    outcome: Outcome
+    started: float
+    finished: float
+    retries: list[Retry]
+    verdict: Verdict | None = None
+    judged: bool = False
+    late: bool = False
+    retry_stopped: str | None = None
+    broken: WaiterEvaluationError | None = None
+
+
+def make_call(
+    plan: WaitPlan, state: WaitState, now: Callable[[], float], judge: CallJudge
+) -> Generator[Action, Outcome | None, CallRecord]:
+    """Make one poll's call, retrying it under `plan.call_retry`, all within the deadline.
+
+    Seed 001's order: a token before the first try; after each try exactly one of
+    success, failure or schedule-retry; the backoff before each retry, then its
+    cost to the bucket (sleeping for capacity when the bucket is short).
+    """
+    retrying = plan.call_retry
+    first = now()
+    limit = state.deadline
+    token = None
+    if retrying is not None:
+        limit = min(limit, first + retrying.max_time)
+        if retrying.bucket is not None:
+            token = _first_token_now(retrying.bucket, first)
+            if token is None or getattr(token, "wait", 0.0) > 0:
+                token = yield from _first_token(retrying.bucket, now, limit)
+    retries: list[Retry] = []
+    while True:
+        if plan.rate_limit is not None:
+            yield from _take_rate_token(plan.rate_limit, state, now)
+        started = now()
+        remaining = state.deadline - started
+        if remaining < -START_TOLERANCE:
+            return CallRecord(Late(), started, started, retries, late=True)
+        final = state.final or remaining <= 0
+        timeout = max(remaining, plan.options.min_delay) if final else remaining
+        outcome = yield Poll(
+            state.attempts + 1, remaining, timeout, state.deadline + START_TOLERANCE
+        )
+        if not isinstance(outcome, (Returned, Raised, CutOff, Late)):
+            raise TypeError(
+                f"a driver sent {outcome!r} in answer to Poll; send an Outcome"
+            )
+        finished = now()
+        if (
+            isinstance(outcome, (CutOff, Late))
+            or finished - started > timeout + EPSILON
+        ):
+            _resolve(token, finished, success=False)
+            return CallRecord(outcome, started, finished, retries, late=True)
+        if retrying is None:
+            return CallRecord(outcome, started, finished, retries)
+        code = (
+            error_code(outcome.error, plan.definition.errors)
+            if isinstance(outcome, Raised)
+            else None
+        )
+        verdict, broken = judge(outcome, code)
+        call = CallRecord(
+            outcome, started, finished, retries, verdict, judged=True, broken=broken
+        )
+        if verdict is not None or broken is not None:
+            _resolve(token, finished, success=True)
+            return call
+        reason = getattr(retrying.policy.evaluate(outcome), "reason", None)
+        tries = len(retries) + 1
+        stopped = None
+        delay = 0.0
+        if reason is None:
+            pass
+        elif tries >= retrying.max_attempts:
+            stopped = "max_attempts"
+        else:
+            delay = _retry_delay(plan, retrying, tries, limit - finished)
+            if finished + delay > limit:
+                stopped = "max_time"
+        if reason is None or stopped is not None:
+            _resolve(token, finished, success=False)
+            call.retry_stopped = stopped
+            return call
+        retries.append(Retry(tries, code, str(getattr(reason, "value", reason)), delay))
+        if delay > 0:
+            yield Sleep(delay)
+        if token is not None:
+            stopped = yield from _pay_retry(token, reason, now, limit)
+            if stopped is not None:
+                retries.pop()
+                call.retry_stopped = stopped
+                return call
+
+
+def _resolve(token: Any, now: float, *, success: bool) -> None:
+    """Resolve a call's retry token, if it has one: success or failure."""
+    if token is None:
+        return
+    if success:
+        token.notify_success(now)
+    else:
+        token.notify_failure(now)
+
+
+def _first_token_now(bucket: TokenBucketLike, now: float) -> Any:
+    """The first try's token when it can be had at once (the usual case), else None."""
+    try:
+        return bucket.acquire_token(now)
+    except NoRetryCapacity:
+        return None
+
+
+def _first_token(
+    bucket: TokenBucketLike, now: Callable[[], float], limit: float
+) -> Generator[Action, Outcome | None, Any]:
+    """The token for a call's first try, sleeping while the bucket asks to wait."""
+    while True:
+        try:
+            token = bucket.acquire_token(now())
+        except NoRetryCapacity as short:
+            logger.debug("first try made without a retry token: %s", short)
+            return None  # the first try is always made (seed 001); no retries then
+        wait = getattr(token, "wait", 0.0)
+        if not wait:
+            return token
+        if now() + wait > limit:
+            return None
+        yield Sleep(wait)
+
+
+def _pay_retry(
+    token: Any, reason: Any, now: Callable[[], float], limit: float
+) -> Generator[Action, Outcome | None, str | None]:
+    """Pay a retry's cost, sleeping for capacity; why it could not be paid, or None.
+
+    A bucket in circuit-breaker mode raises when it is short: that ends the
+    retries at once ("capacity"); so does a wait for capacity past `limit`.
+    """
+    while True:
+        try:
+            wait = float(token.schedule_retry(reason, now()))
+        except NoRetryCapacity as short:  # the circuit breaker: fail fast
+            logger.debug("retry not made: %s", short)
+            token.notify_failure(now())
+            return "capacity"
+        if wait <= 0:
+            return None
+        if now() + wait > limit:
+            token.notify_failure(now())
+            return "capacity"
+        yield Sleep(wait)
+
+
+def _take_rate_token(
+    limiter: RateLimit, state: WaitState, now: Callable[[], float]
+) -> Generator[Action, Outcome | None, None]:
+    """Sleep until the shared rate limiter lets this call go."""
+    while True:
+        at = now()
+        wait = limiter.try_acquire(at)
+        if wait <= 0:
+            return
+        if at + wait > state.deadline + START_TOLERANCE:
+            # No token before the deadline: skip to it, the poll will be late.
+            pause = state.deadline + START_TOLERANCE - at
+            if pause > 0:
+                yield Sleep(pause + EPSILON)
+            return
+        yield Sleep(wait)
+
+
+def _retry_delay(
+    plan: WaitPlan, retrying: CallRetry, tries: int, remaining: float
+) -> float:
+    """The backoff before retry `tries` of one call (seed 001's delayer)."""
+    context = RetryContext(
+        attempt=tries,
+        remaining=remaining,
+        min_delay=retrying.min_delay,
+        max_delay=retrying.max_delay,
+        previous_delay=None,
+        rng=plan.rng,
+    )
+    return checked_delay(plan, retrying.backoff, context)
+
+
+def checked_delay(plan: WaitPlan, backoff: Backoff, retry: RetryContext) -> float:
+    """`backoff(retry)`, refused unless it is a finite number of seconds >= 0."""
+    delay = backoff(retry)
+    if (
+        isinstance(delay, bool)
+        or not isinstance(delay, (int, float))
+        or not 0 <= delay <= MAX_SECONDS
+    ):
+        raise WaiterConfigurationError(
+            f"waiter {plan.definition.name}: backoff {backoff!r} returned {delay!r} "
+            f"for retry {retry.attempt}; a strategy must return a number of seconds "
+            f">= 0 (and at most {MAX_SECONDS})"
+        )
+    return delay
