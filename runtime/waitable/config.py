@@ -4,6 +4,13 @@ One frozen record of `max_attempts`, `wait_timeout` (our `max_wait_time`),
 `backoff`, `min_delay` and `max_delay`, given to a waiter's constructor as its
 defaults. A `wait()` argument wins over the config, the config over the model.
 `named_strategy` maps seed 004's backoff names onto `waitable.backoff` classes.
+
+The deadline: the Java SDK gives up as soon as `elapsed + next delay` would pass
+`waitTimeout`, with time left unpolled. Every strategy here follows the Smithy
+spec's last-attempt rule instead (the engine applies it after any strategy): when
+`remaining - delay <= min_delay` the final check is made at the deadline, so a
+resource ready before the deadline is still seen. Seed 004's `delay`/`baseDelay`
+becomes `min_delay`, so that rule's margin is the strategy's own delay.
 """
 
 from __future__ import annotations
