@@ -214,3 +214,31 @@ def test_without_click_it_says_how_to_install() -> None:
     )
     assert done.returncode == 2
     assert "pip install 'waitable[simulate]'" in done.stderr
+
+
+def test_a_generated_waiter_class_with_its_model_delays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2]))
+    data = json.loads(
+        invoke(
+            "--waiter",
+            "generated_examples.dynamodb.waiters:TableExistsWaiter",
+            "--ready-output",
+            '{"Table": {"TableStatus": "ACTIVE"}}',
+            "--pending-output",
+            '{"Table": {"TableStatus": "CREATING"}}',
+            "--ready-after",
+            "30",
+            "--wait-timeout",
+            "600",
+            "--runs",
+            "5",
+            "--json",
+        )
+    )
+    checks = data["strategies"][0]["timeline"]["checks"]
+    # The model's minDelay of 20 s: the Smithy backoff's first retry waits exactly 20.
+    assert [c["time"] for c in checks[:2]] == [0, 20]
+    assert checks[-1]["outcome"] == "ready"
+    assert data["strategies"][0]["timeline"]["end"] == "success"
