@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -233,3 +234,21 @@ def test_start_and_poll_once_use_the_config() -> None:
     assert (saved.max_wait_time, saved.min_delay, saved.max_attempts) == (500, 9, 2)
     step = waiter.poll_once(saved)
     assert step.next_delay == 9
+
+
+def test_async_waiters_take_the_config_too() -> None:
+    Build = custom_waiter("Build", acceptors=[success(path("status") == "ready")])
+    clock = VirtualClock()
+
+    async def pending_async(input: Any = None) -> dict[str, str]:
+        return PENDING
+
+    config = WaiterConfig(
+        max_attempts=3,
+        wait_timeout=100,
+        backoff=named_strategy("fixedDelayWithoutJitter", delay=6),
+    )
+    waiter = Build.Async(pending_async, clock=clock, config=config)
+    with pytest.raises(WaiterMaxAttemptsError) as raised:
+        asyncio.run(waiter.wait())
+    assert starts_and_delays(raised.value) == [(0, 0), (6, 6), (12, 6)]
