@@ -1,20 +1,25 @@
-"""Render: the plan through the jinja2 templates, then black, into file contents.
+"""Render: the plan through the jinja2 templates into file contents, already in
+black's layout.
 
 The templates come from `waitable_codegen/templates` in an installed wheel, or from
-the repository's top-level `templates/` in an editable install. Output is formatted
-in-process with black, so the same plan always gives the same bytes. A template may
-place only a `Source` or an `Identifier` (the plan's safe values): the environment
-refuses any other value, so model text cannot reach a file through a template.
+the repository's top-level `templates/` in an editable install. The templates and
+the layout helpers (`plan.layout`, `jmespath.layout`) write code the way black
+(`black_mode()`) lays it out, so black is not run at generation time: a file that a
+cheap check cannot call certainly stable is formatted by black on its own, and
+counted (`stats`). A template may place only a `Source` or an `Identifier` (the
+plan's safe values): the environment refuses any other value, so model text cannot
+reach a file through a template.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
+import re
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-import black
-from black.mode import Mode, TargetVersion
 import jinja2
 
 from .errors import GenerationError, safe_text
@@ -23,7 +28,46 @@ from .locations import templates_dir
 from .naming import Identifier
 from .plan import GenerationPlan, PackagePlan
 
-BLACK_MODE = Mode(target_versions={TargetVersion.PY311}, line_length=88)
+_log = logging.getLogger(__name__)
+
+LINE_LENGTH = 88
+_STRING = r'"(?:\\.|[^"\\])*"'
+# A line over LINE_LENGTH that black leaves alone: one string literal, alone or as
+# a keyword argument or a key, in an argument list (nothing there black can split).
+_UNSPLITTABLE = re.compile(rf" *(?:\w+=|{_STRING}: )?{_STRING},?")
+_DOCSTRING_QUOTES = '"""'
+
+
+@dataclass
+class RenderStats:
+    """How often rendering fell back to black: `functions` compiled path functions
+    and `files` modules that the layout helpers could not lay out for certain."""
+
+    functions: int = 0
+    files: int = 0
+    fallback_names: list[str] = field(default_factory=list)
+
+    @property
+    def fallbacks(self) -> int:
+        """Functions and files formatted by black (0 on every corpus we know)."""
+        return self.functions + self.files
+
+
+stats = RenderStats()
+
+
+def __getattr__(name: str) -> Any:
+    """`BLACK_MODE`, built (and black imported) only when asked for."""
+    if name == "BLACK_MODE":
+        return black_mode()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def black_mode() -> Any:
+    """The pinned black mode the output matches (black imported only here)."""
+    from black.mode import Mode, TargetVersion
+
+    return Mode(target_versions={TargetVersion.PY311}, line_length=LINE_LENGTH)
 
 
 def only_safe(value: Any) -> Source | Identifier:
@@ -53,9 +97,12 @@ def environment() -> jinja2.Environment:
 
 
 def format_source(source: str, name: str) -> str:
-    """`source` formatted by black; a failure means a generator bug, said plainly."""
+    """`source` formatted by black (imported only now); a failure means a
+    generator bug, said plainly."""
+    import black
+
     try:
-        return black.format_str(source, mode=BLACK_MODE)
+        return black.format_str(source, mode=black_mode())
     except Exception as exc:  # black reports invalid code with its own exceptions
         raise GenerationError(
             f"internal error: generated {name} is not valid Python ({exc}); "
@@ -63,23 +110,53 @@ def format_source(source: str, name: str) -> str:
         ) from None
 
 
+def certainly_stable(source: str) -> bool:
+    """True when every line over LINE_LENGTH is one black cannot split either: a
+    docstring's line, or a lone string literal in an argument list. Everything
+    else the templates and layout helpers write is already in black's layout."""
+    in_docstring = False
+    for line in source.split("\n"):
+        quotes = line.count(_DOCSTRING_QUOTES)
+        long = len(line) > LINE_LENGTH
+        if long and not (in_docstring or quotes or _UNSPLITTABLE.fullmatch(line)):
+            return False
+        if quotes % 2 == 1:
+            in_docstring = not in_docstring
+    return True
+
+
+def settled(source: str, name: str) -> str:
+    """`source` as written when it is certainly stable, else black's (counted)."""
+    if certainly_stable(source):
+        return source
+    stats.files += 1
+    stats.fallback_names.append(name)
+    _log.debug("%s: not certainly in black's layout; formatted with black", name)
+    return format_source(source, name)
+
+
 @functools.lru_cache(maxsize=4096)
-def _format_function(source: Source) -> Source:
-    """One compiled path function, formatted on its own (and remembered: the same
-    path recurs across waiters and models), so the module around it formats in
-    one black pass."""
+def _settled_function(source: Source) -> Source:
+    """One compiled path function as placed: the compiler lays it out as black
+    would; one with a line it could not split is formatted by black on its own
+    (remembered: the same path recurs across waiters and models)."""
+    if certainly_stable(source):
+        return source
+    stats.functions += 1
+    stats.fallback_names.append(source.split("(", 1)[0])
+    _log.debug("%s: a line the layout cannot split; formatted with black", source[:60])
     return source.reformatted(
         lambda text: format_source(text, "a compiled JMESPath function").strip("\n")
     )
 
 
 def clear_caches() -> None:
-    """Forget formatted functions (for benchmarks that measure a cold start)."""
-    _format_function.cache_clear()
+    """Forget settled functions (for benchmarks that measure a cold start)."""
+    _settled_function.cache_clear()
 
 
 def render_plan(plan: GenerationPlan) -> dict[PurePosixPath, str]:
-    """Every file of the plan: relative path → formatted content."""
+    """Every file of the plan: relative path → content in black's layout."""
     env = environment()
     files: dict[PurePosixPath, str] = {}
     context = {"header_lines": plan.header_lines, "plan": plan}
@@ -87,7 +164,7 @@ def render_plan(plan: GenerationPlan) -> dict[PurePosixPath, str]:
     files[top / "py.typed"] = env.get_template("py.typed.jinja").render(context)
     if plan.root_docstring_source is not None:
         source = env.get_template("root_init.py.jinja").render(context)
-        files[top / "__init__.py"] = format_source(source, "__init__.py")
+        files[top / "__init__.py"] = settled(source, "__init__.py")
     for package in plan.packages:
         files.update(_render_package(env, plan, package))
     return files
@@ -97,7 +174,7 @@ def _render_package(
     env: jinja2.Environment, plan: GenerationPlan, package: PackagePlan
 ) -> dict[PurePosixPath, str]:
     directory = PurePosixPath(*package.path) if package.path else PurePosixPath(".")
-    functions = [_format_function(function.source) for function in package.functions]
+    functions = [_settled_function(function.source) for function in package.functions]
     context = {
         "header_lines": package.header_lines,
         "plan": plan,
@@ -112,5 +189,5 @@ def _render_package(
     ):
         path = directory / name
         source = env.get_template(template).render(context)
-        files[path] = format_source(source, str(path))
+        files[path] = settled(source, str(path))
     return files

@@ -10,18 +10,33 @@ from __future__ import annotations
 
 import hashlib
 import json
+import tempfile
 from pathlib import Path
+from typing import Any
 
+import black
 import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
+from waitable_codegen import generate
+
+from waitable_codegen import render
+
+from .helpers import write_model
 from .corpus_output import CHECKSUM_FILE, generate_cases, output_files
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, bytes]]:
-    """Every corpus case generated: case → (relative path → bytes)."""
+    """Every corpus case generated from a cold start: case → (path → bytes)."""
     root = tmp_path_factory.mktemp("black_stable")
-    return {name: output_files(out) for name, out, _ in generate_cases(root)}
+    render.clear_caches()
+    before = render.stats.fallbacks
+    files = {name: output_files(out) for name, out, _ in generate_cases(root)}
+    fallbacks = render.stats.fallbacks - before
+    assert fallbacks == 0, render.stats.fallback_names[-fallbacks:]
+    return files
 
 
 def test_corpus_output_is_byte_identical_to_the_recorded_checksums(
@@ -36,3 +51,130 @@ def test_corpus_output_is_byte_identical_to_the_recorded_checksums(
     assert sorted(found) == sorted(recorded), "missing or extra files"
     changed = sorted(key for key in found if found[key] != recorded[key])
     assert changed == []
+
+
+def test_black_leaves_every_generated_file_of_every_corpus_unchanged(
+    corpus: dict[str, dict[str, bytes]],
+) -> None:
+    mode = render.black_mode()
+    checked = 0
+    changed = []
+    for name, files in corpus.items():
+        for path, data in files.items():
+            if path.endswith(".py"):
+                text = data.decode()
+                checked += 1
+                if black.format_str(text, mode=mode) != text:
+                    changed.append(f"{name}/{path}")
+    assert checked > 500
+    assert changed == []
+
+
+# --- generated models with long names, long strings, deep nesting, many acceptors
+
+_NAME = st.from_regex(r"[A-Z][a-z]{2,8}", fullmatch=True)
+_LONG_NAMES = st.lists(_NAME, min_size=1, max_size=9).map("".join)
+_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=200)
+
+
+@st.composite
+def nested_models(draw: st.DrawFn) -> dict[str, Any]:
+    """A service-less model: one operation whose output nests `depth` structures
+    (long member names), a list of structures at the bottom, and a waiter with
+    many acceptors reading every level (paths, projections, filters, length)."""
+    names = draw(st.lists(_LONG_NAMES, min_size=2, max_size=8, unique=True))
+    leaf, *chain = names
+    shapes: dict[str, Any] = {}
+    prefix = "smithy.example#"
+    shapes[prefix + "Item"] = {
+        "type": "structure",
+        "members": {leaf: {"target": "smithy.api#String"}},
+    }
+    shapes[prefix + "Items"] = {"type": "list", "member": {"target": prefix + "Item"}}
+    inner = prefix + "Items"
+    for depth, member in enumerate(reversed(chain[1:])):
+        shape = f"{prefix}Level{depth}"
+        shapes[shape] = {"type": "structure", "members": {member: {"target": inner}}}
+        inner = shape
+    shapes[prefix + "Output"] = {
+        "type": "structure",
+        "members": {chain[0]: {"target": inner}},
+    }
+    base = ".".join(chain)
+    expected = draw(_TEXT)
+    paths = [
+        f"{base}[].{leaf}",
+        f"length({base}[?{leaf} == '{draw(_NAME)}']) > `0`",
+        f"{base}[?{leaf} != 'x' && {leaf} != 'y'].{leaf}",
+        f"length({base}) == length({base}[?{leaf} == 'DONE'])",
+    ]
+    acceptors = []
+    for index in range(draw(st.integers(1, 12))):
+        chosen = paths[index % len(paths)]
+        comparator = (
+            "allStringEquals" if index % len(paths) in (0, 2) else "booleanEquals"
+        )
+        acceptors.append(
+            {
+                "state": ("success", "failure", "retry")[index % 3],
+                "matcher": {
+                    "output": {
+                        "path": chosen,
+                        "expected": (
+                            expected if comparator != "booleanEquals" else "true"
+                        ),
+                        "comparator": comparator,
+                    }
+                },
+            }
+        )
+    acceptors.append({"state": "retry", "matcher": {"errorType": draw(_LONG_NAMES)}})
+    waiter_name = draw(_LONG_NAMES)
+    shapes[prefix + draw(_LONG_NAMES) + "Op"] = {
+        "type": "operation",
+        "output": {"target": prefix + "Output"},
+        "traits": {
+            "smithy.waiters#waitable": {
+                waiter_name: {
+                    "documentation": draw(_TEXT),
+                    "acceptors": acceptors,
+                    "tags": draw(st.lists(_LONG_NAMES, max_size=4)),
+                }
+            }
+        },
+    }
+    return shapes
+
+
+_hypothesis_fallbacks: list[str] = []
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(shapes=nested_models())
+def test_black_leaves_generated_models_with_long_and_deep_content_unchanged(
+    shapes: dict[str, Any],
+) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        model = write_model(Path(scratch) / "model.json", shapes)
+        before = len(render.stats.fallback_names)
+        result = generate(model, Path(scratch) / "out", allow_danger=True)
+        assert result.waiters == 1
+        fell_back = render.stats.fallback_names[before:]
+        _hypothesis_fallbacks.extend(fell_back)
+        event(f"black fallbacks: {len(fell_back)}")
+        mode = render.black_mode()
+        for path in result.files:
+            if path.suffix == ".py":
+                text = path.read_text()
+                assert black.format_str(text, mode=mode) == text, path.name
+
+
+def test_zz_report_hypothesis_fallbacks() -> None:
+    """How often the models above needed black (allowed there; reported)."""
+    print(f"\nblack fallbacks on generated models: {len(_hypothesis_fallbacks)}")
+    for name in sorted(set(_hypothesis_fallbacks)):
+        print(f"  {name[:100]}")

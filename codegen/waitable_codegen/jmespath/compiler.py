@@ -103,6 +103,7 @@ from .nodes import (
 )
 from .emitter import Emitter
 from ..literals import string_literal
+from .layout import layout_lines
 from .source import Names, docstring, literal, singular, snake_name
 
 _MAX_LEVEL = 10
@@ -755,7 +756,6 @@ def generate(tree: Node, expression: str, function_name: str) -> str:
     lines = [
         f"def {function_name}(value: Any) -> Any:",
         "    " + docstring(expression),
-        *prelude,
-        *body,
+        *layout_lines([*prelude, *body]),
     ]
     return "\n".join(lines) + "\n"
