@@ -45,6 +45,7 @@ from .errors import (
     WaiterOperationError,
     WaiterTimeoutError,
 )
+from .config import NamedStrategy, WaiterConfig, named_strategy
 from .custom import (
     AsyncCustomWaiter,
     CustomWaiter,
@@ -91,6 +92,7 @@ __all__ = [
     "Limiter",
     "Matcher",
     "ModeledError",
+    "NamedStrategy",
     "NotReady",
     "OutputMatcher",
     "PollAttempt",
@@ -110,6 +112,7 @@ __all__ = [
     "SuccessMatcher",
     "SystemClock",
     "Waiter",
+    "WaiterConfig",
     "WaiterConfigurationError",
     "WaiterDefinition",
     "WaiterDefinitionError",
@@ -123,5 +126,6 @@ __all__ = [
     "custom_waiter",
     "custom_waiter_from_trait",
     "limit_rate",
+    "named_strategy",
     "receive_next",
 ]

@@ -85,7 +85,8 @@ def resolve_options(
         raise WaiterConfigurationError(
             f"waiter {name}: max_wait_time is required, the Smithy waiters spec requires "
             "every caller to say how long they will wait; "
-            "pass e.g. wait(..., max_wait_time=300) for five minutes"
+            "pass e.g. wait(..., max_wait_time=300) for five minutes, or give the "
+            "waiter config=WaiterConfig(wait_timeout=300)"
         )
     max_wait_time = validate_seconds(name, "max_wait_time", max_wait_time)
     low = (

@@ -184,7 +184,7 @@ class _WaiterBase(Generic[InputT, OutputT]):
         self,
         input: InputT,
         *,
-        max_wait_time: float,
+        max_wait_time: float | None = None,
         min_delay: float | None = None,
         max_delay: float | None = None,
         max_attempts: int | None = None,
@@ -285,7 +285,7 @@ class Waiter(_WaiterBase[InputT, OutputT]):
         self,
         input: InputT,
         *,
-        max_wait_time: float,
+        max_wait_time: float | None = None,
         min_delay: float | None = None,
         max_delay: float | None = None,
         max_attempts: int | None = None,
@@ -293,7 +293,8 @@ class Waiter(_WaiterBase[InputT, OutputT]):
     ) -> WaiterResult[OutputT]:
         """Poll until an acceptor says success; raise a `WaiterError` otherwise.
 
-        `max_wait_time` (seconds) is required. Each request's time counts against it.
+        `max_wait_time` (seconds) is required, here or as the waiter's
+        `config=WaiterConfig(wait_timeout=...)`. Each request's time counts against it.
         """
         return self._wait(
             input, max_wait_time, min_delay, max_delay, max_attempts, backoff
@@ -349,7 +350,7 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
         self,
         input: InputT,
         *,
-        max_wait_time: float,
+        max_wait_time: float | None = None,
         min_delay: float | None = None,
         max_delay: float | None = None,
         max_attempts: int | None = None,
@@ -357,7 +358,8 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
     ) -> WaiterResult[OutputT]:
         """Poll until an acceptor says success; raise a `WaiterError` otherwise.
 
-        `max_wait_time` (seconds) is required. Each request's time counts against it.
+        `max_wait_time` (seconds) is required, here or as the waiter's
+        `config=WaiterConfig(wait_timeout=...)`. Each request's time counts against it.
         """
         return await self._wait(
             input, max_wait_time, min_delay, max_delay, max_attempts, backoff

@@ -368,22 +368,27 @@ def test_generated_names_in_prose_exist(path: Path, doc_packages: Path) -> None:
     assert not wrong, "\n".join(wrong)
 
 
+#: The project's command lines whose `--help` names the options prose may cite.
+COMMANDS = (
+    ("from waitable_codegen.cli import main; main()", "--help"),
+    ("from waitable.simulate.cli import main; main()", "simulate", "--help"),
+)
+
+
 @pytest.fixture(scope="session")
 def generator_options() -> set[str]:
-    """The options `generate-waiters --help` lists."""
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from waitable_codegen.cli import main; main()",
-            "--help",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-    )
-    assert done.returncode == 0, explain(done)
-    return set(re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", done.stdout))
+    """The options `generate-waiters --help` and `waitable simulate --help` list."""
+    options: set[str] = set()
+    for program, *arguments in COMMANDS:
+        done = subprocess.run(
+            [sys.executable, "-c", program, *arguments],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
+        assert done.returncode == 0, explain(done)
+        options |= set(re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", done.stdout))
+    return options
 
 
 @pytest.mark.parametrize("path", doc_paths(), ids=lambda path: path.name)
@@ -392,7 +397,8 @@ def test_options_in_prose_are_options_of_generate_waiters(
 ) -> None:
     options = prose_options(path.read_text(encoding="utf-8"))
     wrong = [
-        f"{path.name}:{line}: `{option}` is not an option of generate-waiters"
+        f"{path.name}:{line}: `{option}` is an option of neither generate-waiters "
+        "nor waitable simulate"
         for option, line in options
         if option not in generator_options
     ]

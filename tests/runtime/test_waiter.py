@@ -33,7 +33,8 @@ def thing_waiter(client: Any = never_called, **kwargs: Any) -> Any:
 
 
 def test_max_wait_time_is_required() -> None:
-    with pytest.raises(TypeError, match="max_wait_time"):
+    """Per call or from the waiter's WaiterConfig; with neither, a clear error, no request."""
+    with pytest.raises(WaiterConfigurationError, match="WaiterConfig"):
         thing_waiter().wait({})
     with pytest.raises(
         WaiterConfigurationError, match="max_wait_time is required"
