@@ -27,12 +27,16 @@ from .seconds import SecondsError, parse_seconds
 __all__ = [
     "Acceptor",
     "AcceptorState",
+    "BotocoreErrorMatcher",
+    "BotocorePathMatcher",
+    "BotocorePathMode",
     "Comparator",
     "ErrorTypeMatcher",
     "InputOutputMatcher",
     "Matcher",
     "ModeledError",
     "OutputMatcher",
+    "StatusMatcher",
     "SuccessMatcher",
     "WaiterDefinition",
     "WaiterDefinitionError",
@@ -167,8 +171,82 @@ class ErrorTypeMatcher:
         return f"errorType {self.error_type!r}"
 
 
+class BotocorePathMode(str, enum.Enum):
+    """How a `BotocorePathMatcher` compares: botocore's `path`, `pathAll` and `pathAny`."""
+
+    PATH = "path"
+    PATH_ALL = "pathAll"
+    PATH_ANY = "pathAny"
+
+
+@dataclass(frozen=True, slots=True)
+class BotocorePathMatcher:
+    """botocore's `path`/`pathAll`/`pathAny` matcher; only botocore input makes one.
+
+    `expected` is any JSON value (botocore's may be a string, a number or a
+    boolean) and is compared with Python's `==` on the JMESPath result of the
+    raw response, as botocore does: `pathAll` needs a non-empty list whose every
+    item equals it, `pathAny` a non-empty list with one item equal to it.
+    """
+
+    path: str
+    expected: Any
+    mode: BotocorePathMode
+    compiled: Search = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.mode, BotocorePathMode):
+            raise WaiterDefinitionError(
+                f"botocore path mode {self.mode!r} of path {self.path!r} is not one of "
+                f"{', '.join(m.value for m in BotocorePathMode)}"
+            )
+        object.__setattr__(self, "compiled", _compile(self.path, "path"))
+
+    def describe(self) -> str:
+        """The matcher as a person reads it in an error or a log line."""
+        return f"botocore {self.mode.value} {self.path!r} == {self.expected!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class BotocoreErrorMatcher:
+    """botocore's `error` matcher: the raw `Error.Code` equals `expected`.
+
+    `expected` True means "any error", False "no error" (a successful response
+    matches), as in botocore's `_create_error_matcher`. The code is compared as
+    botocore receives it: no shape-id stripping, no `404` → `NotFound`.
+    """
+
+    expected: str | bool
+
+    def describe(self) -> str:
+        """The matcher as a person reads it in an error or a log line."""
+        return f"botocore error {self.expected!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class StatusMatcher:
+    """botocore's `status` matcher: the response's HTTP status code equals `status`.
+
+    The Smithy waiters spec has no such matcher; only botocore input makes one.
+    The code is `ResponseMetadata.HTTPStatusCode` of the output or of the
+    error's `response`, as botocore reads it.
+    """
+
+    status: int
+
+    def describe(self) -> str:
+        """The matcher as a person reads it in an error or a log line."""
+        return f"status {self.status!r}"
+
+
 Matcher: TypeAlias = (
-    OutputMatcher | InputOutputMatcher | SuccessMatcher | ErrorTypeMatcher
+    OutputMatcher
+    | InputOutputMatcher
+    | SuccessMatcher
+    | ErrorTypeMatcher
+    | BotocorePathMatcher
+    | BotocoreErrorMatcher
+    | StatusMatcher
 )
 
 

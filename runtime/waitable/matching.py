@@ -53,11 +53,15 @@ from .datamodel import to_jmespath
 from .definition import (
     Acceptor,
     AcceptorState,
+    BotocoreErrorMatcher,
+    BotocorePathMatcher,
+    BotocorePathMode,
     ErrorTypeMatcher,
     InputOutputMatcher,
     Matcher,
     OutputMatcher,
     Search,
+    StatusMatcher,
     SuccessMatcher,
     WaiterDefinition,
 )
@@ -210,6 +214,10 @@ def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> 
                 )
             elif isinstance(matcher, SuccessMatcher):
                 hit = matcher.success
+            elif isinstance(
+                matcher, (BotocorePathMatcher, BotocoreErrorMatcher, StatusMatcher)
+            ):
+                hit = _botocore_hit(matcher, output, definition, index)
             else:
                 hit = False
             if hit:
@@ -255,6 +263,15 @@ def match_error(
             hit = not matcher.success
         elif isinstance(matcher, ErrorTypeMatcher):
             hit = matcher.name == code
+        elif isinstance(matcher, (BotocoreErrorMatcher, StatusMatcher)):
+            try:
+                hit = _botocore_hit(
+                    matcher, _botocore_error_response(error, code), definition, index
+                )
+            except MemoryError:
+                raise
+            except Exception as exc:
+                raise _unexpected(definition, index, matcher, exc) from exc
         else:
             hit = False
         if hit:
@@ -283,6 +300,73 @@ def _error_response(
     except NO_MATCH_ERRORS as exc:
         _no_match(definition, index, "error response (in the JMESPath data model)", exc)
         return _UNREADABLE
+
+
+def _botocore_error_response(error: Exception, code: str) -> Mapping[str, Any]:
+    """The parsed error response botocore's matchers see: the error's `response`.
+
+    An error without one (not a botocore `ClientError`) is seen as a response
+    holding only its code, `{"Error": {"Code": code}}`.
+    """
+    response = getattr(error, "response", None)
+    if isinstance(response, Mapping):
+        return response
+    return {"Error": {"Code": code}}
+
+
+def _is_error_response(response: Any) -> bool:
+    """botocore's `is_valid_waiter_error`: an `Error` mapping that holds a `Code`."""
+    if not isinstance(response, Mapping):
+        return False
+    error = response.get("Error")
+    return isinstance(error, dict) and "Code" in error
+
+
+def _botocore_hit(
+    matcher: BotocorePathMatcher | BotocoreErrorMatcher | StatusMatcher,
+    response: Any,
+    definition: WaiterDefinition,
+    index: int,
+) -> bool:
+    """A botocore matcher on a parsed response (an output, or an error's `response`).
+
+    The same decisions as botocore's `AcceptorConfig` matchers, with `==` on the
+    raw values; a path that cannot be evaluated, or a value whose `==` raises,
+    does not match (botocore would raise instead).
+    """
+    mapping: Mapping[str, Any] = response if isinstance(response, Mapping) else {}
+    if isinstance(matcher, StatusMatcher):
+        metadata = mapping.get("ResponseMetadata", {})
+        status = (
+            metadata.get("HTTPStatusCode") if isinstance(metadata, Mapping) else None
+        )
+        return bool(status == matcher.status)
+    if isinstance(matcher, BotocoreErrorMatcher):
+        expected = matcher.expected
+        if expected is True:
+            error = mapping.get("Error")
+            return error is not None and "Code" in error
+        if expected is False:
+            return "Error" not in mapping
+        error = mapping.get("Error", {})
+        return bool(isinstance(error, Mapping) and error.get("Code", "") == expected)
+    if _is_error_response(response):
+        return False
+    value = _search(matcher.compiled, response, definition, index)
+    if value is _UNSET:
+        return False
+    expected = matcher.expected
+    try:
+        if matcher.mode is BotocorePathMode.PATH:
+            return bool(value == expected)
+        if not isinstance(value, list) or not value:
+            return False
+        if matcher.mode is BotocorePathMode.PATH_ALL:
+            return all(item == expected for item in value)
+        return any(item == expected for item in value)
+    except NO_MATCH_ERRORS as exc:
+        _no_match(definition, index, "comparison", exc)
+        return False
 
 
 def input_to_jmespath(definition: WaiterDefinition, input: Any) -> Any:

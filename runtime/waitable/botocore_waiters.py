@@ -1,0 +1,276 @@
+"""botocore's waiters (`waiters-2.json`) as waitable waiters, translated at runtime.
+
+Every boto3 installation ships botocore's waiter definitions; this module reads
+them through botocore's own loader (botocore is imported only when called) and
+turns each into a `WaiterDefinition` whose matchers decide as botocore's do:
+
+- `path`/`pathAll`/`pathAny` → `BotocorePathMatcher` (`==` on the JMESPath result,
+  so `expected` may be a string, a number or a boolean; an empty list never
+  matches `pathAll` nor `pathAny`);
+- `error` → `BotocoreErrorMatcher` (the raw `Error.Code`; `true`/`false` mean
+  any error / no error);
+- `status` → `StatusMatcher` (`ResponseMetadata.HTTPStatusCode`).
+
+`delay` becomes a fixed delay (`FixedDelay`, min_delay = max_delay = delay) and
+`delay × maxAttempts` the default `max_wait_time`: with calls taking no time the
+waiter polls `maxAttempts` times, as botocore does (the last poll comes at the
+deadline, one delay later than botocore's). Both are overridable per `wait()`.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .backoff import FixedDelay
+from .config import WaiterConfig
+from .definition import (
+    Acceptor,
+    AcceptorState,
+    BotocoreErrorMatcher,
+    BotocorePathMatcher,
+    BotocorePathMode,
+    Matcher,
+    StatusMatcher,
+    WaiterDefinition,
+    WaiterDefinitionError,
+)
+from .errors import WaiterConfigurationError
+from .waiter import AsyncWaiter, Waiter
+
+__all__ = [
+    "BotocoreWaiter",
+    "BotocoreWaiterError",
+    "available_services",
+    "default_config",
+    "service_waiters",
+    "translate_waiter",
+    "waiter_class",
+]
+
+
+class BotocoreWaiterError(WaiterConfigurationError):
+    """botocore is missing, or a service or waiter is not in the installed botocore."""
+
+
+@dataclass(frozen=True)
+class BotocoreWaiter:
+    """One botocore waiter: its names, the operation it polls and our definition of it."""
+
+    service: str
+    name: str
+    cli_name: str
+    operation: str
+    operation_method: str
+    definition: WaiterDefinition
+    delay: float
+    max_attempts: int
+    default_max_wait_time: float
+
+
+def _botocore() -> Any:
+    """The `botocore` package, or an error saying how to install it."""
+    try:
+        botocore = importlib.import_module("botocore")
+        for part in ("session", "loaders", "exceptions"):
+            importlib.import_module(f"botocore.{part}")
+    except ImportError:
+        raise BotocoreWaiterError(
+            "botocore is not installed; botocore's waiters need it: "
+            "pip install botocore (or boto3)"
+        ) from None
+    return botocore
+
+
+def _session(session: Any) -> Any:
+    if session is not None:
+        return session
+    return _default_session()
+
+
+@functools.lru_cache(maxsize=1)
+def _default_session() -> Any:
+    return _botocore().session.get_session()
+
+
+def _loader(session: Any) -> Any:
+    return session.get_component("data_loader")
+
+
+def available_services(session: Any = None) -> list[str]:
+    """The services of the installed botocore that define waiters, sorted."""
+    session = _session(session)
+    with_waiters = set(_loader(session).list_available_services("waiters-2"))
+    return sorted(s for s in session.get_available_services() if s in with_waiters)
+
+
+def _matcher(acceptor: Mapping[str, Any], where: str) -> Matcher:
+    """botocore's matcher of one acceptor as the runtime's matcher."""
+    kind = acceptor.get("matcher")
+    expected = acceptor.get("expected")
+    if kind in ("path", "pathAll", "pathAny"):
+        argument = acceptor.get("argument")
+        if not isinstance(argument, str):
+            raise WaiterDefinitionError(f"{where}: `{kind}` needs a string `argument`")
+        return BotocorePathMatcher(argument, expected, BotocorePathMode(kind))
+    if kind == "error":
+        if not isinstance(expected, (str, bool)):
+            raise WaiterDefinitionError(
+                f"{where}: `error` expects a string or a boolean, got {expected!r}"
+            )
+        return BotocoreErrorMatcher(expected)
+    if kind == "status":
+        if isinstance(expected, bool) or not isinstance(expected, int):
+            raise WaiterDefinitionError(
+                f"{where}: `status` expects an integer, got {expected!r}"
+            )
+        return StatusMatcher(expected)
+    raise WaiterDefinitionError(
+        f"{where}: unknown matcher {kind!r}; botocore's are path, pathAll, pathAny, "
+        "error and status"
+    )
+
+
+def translate_waiter(
+    service: str, name: str, config: Mapping[str, Any], xform_name: Any = None
+) -> BotocoreWaiter:
+    """One entry of `waiters-2.json`'s `waiters` map as a `BotocoreWaiter`.
+
+    `xform_name` is botocore's name transform (imported when not given).
+    """
+    if xform_name is None:
+        xform_name = _botocore().xform_name
+    where = f"botocore waiter {service}.{name}"
+    try:
+        operation = config["operation"]
+        delay = config["delay"]
+        max_attempts = config["maxAttempts"]
+        raw_acceptors = config["acceptors"]
+    except (KeyError, TypeError) as exc:
+        raise WaiterDefinitionError(
+            f"{where} misses {exc}; botocore's waiters-2.json requires operation, "
+            "delay, maxAttempts and acceptors"
+        ) from None
+    acceptors = []
+    for index, raw in enumerate(raw_acceptors):
+        at = f"{where}, acceptor {index}"
+        try:
+            state = AcceptorState(raw.get("state"))
+        except ValueError:
+            raise WaiterDefinitionError(
+                f"{at}: state {raw.get('state')!r} is not success, failure or retry"
+            ) from None
+        acceptors.append(Acceptor(state, _matcher(raw, at)))
+    definition = WaiterDefinition(
+        name=name,
+        operation=operation,
+        acceptors=tuple(acceptors),
+        min_delay=delay,
+        max_delay=delay,
+        documentation=config.get("description") or None,
+    )
+    return BotocoreWaiter(
+        service=service,
+        name=name,
+        cli_name=xform_name(name, "-"),
+        operation=operation,
+        operation_method=xform_name(operation),
+        definition=definition,
+        delay=float(delay),
+        max_attempts=int(max_attempts),
+        default_max_wait_time=float(delay) * int(max_attempts),
+    )
+
+
+def service_waiters(service: str, session: Any = None) -> dict[str, BotocoreWaiter]:
+    """Every waiter of `service` in the installed botocore, keyed by botocore's name."""
+    session = _session(session)
+    botocore = _botocore()
+    loader = _loader(session)
+    try:
+        document = loader.load_service_model(service, "waiters-2")
+    except botocore.exceptions.DataNotFoundError:
+        raise BotocoreWaiterError(
+            f"the installed botocore has no waiters for service {service!r}; "
+            f"services with waiters: {', '.join(available_services(session))}"
+        ) from None
+    waiters = document.get("waiters", {})
+    return {
+        name: translate_waiter(service, name, waiters[name], botocore.xform_name)
+        for name in sorted(waiters)
+    }
+
+
+def default_config(
+    waiter: BotocoreWaiter, given: WaiterConfig | None = None, *, backoff: bool = True
+) -> WaiterConfig:
+    """botocore's timing (a fixed delay, delay × maxAttempts) under what `given` sets.
+
+    `backoff=False` leaves the strategy out (the caller passes its own).
+    """
+    given = WaiterConfig() if given is None else given
+    strategy = given.strategy
+    if strategy is None and backoff:
+        strategy = FixedDelay()
+    delay = waiter.delay
+    return WaiterConfig(
+        max_attempts=given.max_attempts,
+        wait_timeout=(
+            waiter.default_max_wait_time
+            if given.wait_timeout is None
+            else given.wait_timeout
+        ),
+        backoff=strategy,
+        min_delay=delay if given.min_delay is None else given.min_delay,
+        max_delay=delay if given.max_delay is None else given.max_delay,
+    )
+
+
+class _BotocoreDefaults:
+    """Mixin: botocore's timing fills whatever the constructor's `config` leaves unset."""
+
+    botocore_waiter: ClassVar[BotocoreWaiter]
+
+    def __init__(self, client: object, **kwargs: Any) -> None:
+        given = kwargs.get("config")
+        if given is not None and not isinstance(given, WaiterConfig):
+            raise WaiterConfigurationError(
+                f"waiter {type(self).botocore_waiter.name}: config must be a "
+                f"waitable.WaiterConfig, got {type(given).__name__}"
+            )
+        kwargs["config"] = default_config(
+            type(self).botocore_waiter, given, backoff=kwargs.get("backoff") is None
+        )
+        super().__init__(client, **kwargs)  # type: ignore[call-arg]
+
+
+def waiter_class(
+    service: str, name: str, *, asynchronous: bool = False, session: Any = None
+) -> type[Waiter[Any, Any]] | type[AsyncWaiter[Any, Any]]:
+    """A waiter class for botocore's waiter `name` of `service` (e.g. ec2, InstanceRunning).
+
+    Construct it with a boto3 client (an aiobotocore one when `asynchronous`);
+    `wait(input)` uses botocore's delay and `delay × maxAttempts` as the default
+    `max_wait_time` unless given a `config=` or per-call overrides.
+    """
+    waiters = service_waiters(service, session)
+    waiter = waiters.get(name)
+    if waiter is None:
+        raise BotocoreWaiterError(
+            f"service {service!r} has no botocore waiter {name!r}; "
+            f"its waiters: {', '.join(waiters)}"
+        )
+    base: type[Any] = AsyncWaiter if asynchronous else Waiter
+    namespace = {
+        "__doc__": waiter.definition.documentation
+        or f"botocore's {service} waiter {name}.",
+        "__module__": __name__,
+        "definition": waiter.definition,
+        "operation_method": waiter.operation_method,
+        "botocore_waiter": waiter,
+    }
+    cls: type[Any] = type(name + "Waiter", (_BotocoreDefaults, base), namespace)
+    return cls
