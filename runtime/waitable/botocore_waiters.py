@@ -23,7 +23,7 @@ import functools
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from .backoff import FixedDelay
 from .config import WaiterConfig
@@ -42,6 +42,12 @@ from .errors import WaiterConfigurationError
 from .waiter import AsyncWaiter, Waiter
 
 __all__ = [
+    "AsyncBotocoreDefaultsWaiter",
+    "BotocoreDefaultsWaiter",
+    "BotocoreErrorMatcher",
+    "BotocorePathMatcher",
+    "BotocorePathMode",
+    "StatusMatcher",
     "BotocoreWaiter",
     "BotocoreWaiterError",
     "available_services",
@@ -50,6 +56,9 @@ __all__ = [
     "translate_waiter",
     "waiter_class",
 ]
+
+InputT = TypeVar("InputT")
+OutputT = TypeVar("OutputT")
 
 
 class BotocoreWaiterError(WaiterConfigurationError):
@@ -205,23 +214,22 @@ def service_waiters(service: str, session: Any = None) -> dict[str, BotocoreWait
 
 
 def default_config(
-    waiter: BotocoreWaiter, given: WaiterConfig | None = None, *, backoff: bool = True
+    delay: float,
+    max_attempts: int,
+    given: WaiterConfig | None = None,
+    *,
+    backoff: bool = True,
 ) -> WaiterConfig:
-    """botocore's timing (a fixed delay, delay × maxAttempts) under what `given` sets.
-
-    `backoff=False` leaves the strategy out (the caller passes its own).
-    """
+    """botocore's timing (a fixed `delay`, `delay × max_attempts` to wait) under
+    whatever `given` sets; `backoff=False` leaves the strategy to the caller."""
     given = WaiterConfig() if given is None else given
     strategy = given.strategy
     if strategy is None and backoff:
         strategy = FixedDelay()
-    delay = waiter.delay
     return WaiterConfig(
         max_attempts=given.max_attempts,
         wait_timeout=(
-            waiter.default_max_wait_time
-            if given.wait_timeout is None
-            else given.wait_timeout
+            delay * max_attempts if given.wait_timeout is None else given.wait_timeout
         ),
         backoff=strategy,
         min_delay=delay if given.min_delay is None else given.min_delay,
@@ -229,22 +237,37 @@ def default_config(
     )
 
 
-class _BotocoreDefaults:
-    """Mixin: botocore's timing fills whatever the constructor's `config` leaves unset."""
+def _with_defaults(cls: type[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The constructor's arguments with botocore's timing filling the `config`."""
+    given = kwargs.get("config")
+    if given is not None and not isinstance(given, WaiterConfig):
+        raise WaiterConfigurationError(
+            f"waiter {cls.definition.name}: config must be a waitable.WaiterConfig, "
+            f"got {type(given).__name__}"
+        )
+    delay = cls.definition.min_delay
+    backoff = kwargs.get("backoff") is None
+    config = default_config(delay, cls.botocore_max_attempts, given, backoff=backoff)
+    return {**kwargs, "config": config}
 
-    botocore_waiter: ClassVar[BotocoreWaiter]
+
+class BotocoreDefaultsWaiter(Waiter[InputT, OutputT]):
+    """A `Waiter` with botocore's timing as its defaults: a fixed delay (the
+    definition's `min_delay`) and `min_delay × botocore_max_attempts` to wait."""
+
+    botocore_max_attempts: ClassVar[int]
 
     def __init__(self, client: object, **kwargs: Any) -> None:
-        given = kwargs.get("config")
-        if given is not None and not isinstance(given, WaiterConfig):
-            raise WaiterConfigurationError(
-                f"waiter {type(self).botocore_waiter.name}: config must be a "
-                f"waitable.WaiterConfig, got {type(given).__name__}"
-            )
-        kwargs["config"] = default_config(
-            type(self).botocore_waiter, given, backoff=kwargs.get("backoff") is None
-        )
-        super().__init__(client, **kwargs)  # type: ignore[call-arg]
+        super().__init__(client, **_with_defaults(type(self), kwargs))
+
+
+class AsyncBotocoreDefaultsWaiter(AsyncWaiter[InputT, OutputT]):
+    """`BotocoreDefaultsWaiter` for asyncio."""
+
+    botocore_max_attempts: ClassVar[int]
+
+    def __init__(self, client: object, **kwargs: Any) -> None:
+        super().__init__(client, **_with_defaults(type(self), kwargs))
 
 
 def waiter_class(
@@ -263,7 +286,9 @@ def waiter_class(
             f"service {service!r} has no botocore waiter {name!r}; "
             f"its waiters: {', '.join(waiters)}"
         )
-    base: type[Any] = AsyncWaiter if asynchronous else Waiter
+    base: type[Any] = (
+        AsyncBotocoreDefaultsWaiter if asynchronous else BotocoreDefaultsWaiter
+    )
     namespace = {
         "__doc__": waiter.definition.documentation
         or f"botocore's {service} waiter {name}.",
@@ -271,6 +296,7 @@ def waiter_class(
         "definition": waiter.definition,
         "operation_method": waiter.operation_method,
         "botocore_waiter": waiter,
+        "botocore_max_attempts": waiter.max_attempts,
     }
-    cls: type[Any] = type(name + "Waiter", (_BotocoreDefaults, base), namespace)
+    cls: type[Any] = type(name + "Waiter", (base,), namespace)
     return cls
