@@ -1,23 +1,29 @@
-"""Generation speed on the whole shared corpus, as ratios to a plain `json.load`.
+"""Generation speed and memory on the AWS models, as ratios to a plain `json.load`.
 
     python benchmarks/bench_generate.py [--repeat N]
 
-Three timings over the 64 model files of `../shared/models`, in one process
-(imports done before timing):
+Over the 57 model files of `../shared/models/api-models-aws`, in one process
+(imports done before timing), each the best of N runs:
 
 - `json.load` of every file: the floor any generator has to pay;
 - cold generation: every model generated into an empty directory (load, validate,
-  plan, render, black, write);
+  plan, render, write), output already in black's layout;
+- the same with black: every file and compiled function formatted by black, as
+  the generator did before it wrote black's layout itself (same bytes);
 - no-op regeneration: the same again with nothing changed, which a build step
   pays on every build (the manifest's fingerprint matches, nothing is parsed).
 
-Each is the best of N runs (cold: one run per fresh directory).
+Then the peak memory (max RSS) of a fresh process generating every shared model,
+against a fresh process that only `json.load`s them, and how many files or
+functions fell back to black (the goal is none).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -26,7 +32,24 @@ from pathlib import Path
 from waitable_codegen import generate, render
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
-MODELS = sorted((PROJECT_ROOT.parent / "shared" / "models").glob("*/*.json"))
+SHARED_MODELS = PROJECT_ROOT.parent / "shared" / "models"
+MODELS = sorted((SHARED_MODELS / "api-models-aws").glob("*.json"))
+
+_PEAK = """
+import json, resource, sys, tempfile
+from pathlib import Path
+models = sorted(Path(sys.argv[2]).glob("*/*.json"))
+if sys.argv[1] == "load":
+    for path in models:
+        with path.open("rb") as handle:
+            json.load(handle)
+else:
+    from waitable_codegen import generate
+    with tempfile.TemporaryDirectory() as scratch:
+        for index, path in enumerate(models):
+            generate(path, Path(scratch) / f"pkg{index}")
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
 
 
 def best_of(repeat: int, run: Callable[[], object]) -> float:
@@ -40,12 +63,14 @@ def best_of(repeat: int, run: Callable[[], object]) -> float:
 
 
 def load_all() -> None:
+    """`json.load` every model file."""
     for path in MODELS:
         with path.open("rb") as handle:
             json.load(handle)
 
 
 def generate_all(root: Path) -> int:
+    """Generate every model into its own package under `root`; the waiter count."""
     render.clear_caches()  # nothing remembered from an earlier run
     waiters = 0
     for index, path in enumerate(MODELS):
@@ -53,7 +78,29 @@ def generate_all(root: Path) -> int:
     return waiters
 
 
+def generate_all_with_black(root: Path) -> int:
+    """`generate_all` with every file and function formatted by black."""
+    certain = render.certainly_stable
+    render.certainly_stable = lambda source: False  # type: ignore[assignment]
+    try:
+        return generate_all(root)
+    finally:
+        render.certainly_stable = certain  # type: ignore[assignment]
+
+
+def peak_kib(mode: str) -> int:
+    """Max RSS (KiB) of a fresh process over every shared model (`load` or `generate`)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _PEAK, mode, str(SHARED_MODELS)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(done.stdout.split()[-1])
+
+
 def main() -> None:
+    """Print the timings, the peak memory and the fallback count."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     repeat = parser.parse_args().repeat
@@ -61,12 +108,30 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         waiters = generate_all(root / "warmup")  # imports, template compilation
+        before = render.stats.fallbacks
         cold = best_of(repeat, lambda: generate_all(Path(tempfile.mkdtemp(dir=root))))
+        fallbacks = render.stats.fallbacks - before
+        generate_all_with_black(root / "black-warmup")  # black's own imports
+        with_black = best_of(
+            repeat, lambda: generate_all_with_black(Path(tempfile.mkdtemp(dir=root)))
+        )
         noop = best_of(repeat, lambda: generate_all(root / "warmup"))
-    print(f"{len(MODELS)} model files, {waiters} waiters")
+    load_peak, generate_peak = peak_kib("load"), peak_kib("generate")
+    print(f"{len(MODELS)} AWS model files, {waiters} waiters")
     print(f"json.load of every file      {baseline:8.3f} s   1.00x")
     print(f"cold generation              {cold:8.3f} s  {cold / baseline:5.2f}x")
+    print(
+        f"cold generation with black   {with_black:8.3f} s  "
+        f"{with_black / baseline:5.2f}x"
+    )
     print(f"no-op regeneration           {noop:8.3f} s  {noop / baseline:5.2f}x")
+    print(f"black fallbacks (cold runs)  {fallbacks:8d}")
+    print("peak memory over every shared model (max RSS, fresh process):")
+    print(f"  json.load only             {load_peak / 1024:8.1f} MiB  1.00x")
+    print(
+        f"  generation                 {generate_peak / 1024:8.1f} MiB  "
+        f"{generate_peak / load_peak:5.2f}x"
+    )
 
 
 if __name__ == "__main__":

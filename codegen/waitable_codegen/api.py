@@ -18,12 +18,13 @@ from typing import Any
 
 from .errors import GenerationError, UsageError, ValidationFailed
 from .fingerprint import inputs_fingerprint
+from .model.loader import parse_document
+from .model.resolve import build_shapes
 from .model import (
     Model,
     ModelError,
     decode_text,
     expand_paths,
-    load_sources,
     read_bytes,
     read_capped,
 )
@@ -127,15 +128,17 @@ def generate(
     if reused is not None:
         return reused
     from .plan import plan_generation  # the work itself: imported only when needed
-    from .render import render_plan
 
     model = _load(inputs)
     events = _validate(model)
     _enforce(events, allow_danger)
     names = [_display_name(label) for label, _ in inputs]
     plan = plan_generation(model, names, service=service, jmespath=jmespath)
+    del model  # planned: the model's shapes are no longer needed to render
     if not plan.packages:
         return GenerationResult(target, events=events, check=check, jmespath=mode)
+    from .render import render_plan  # jinja2 loads into the memory the model held
+
     files = render_plan(plan)
     manifest = new_manifest(
         fingerprint, files, [vars(event) for event in events], plan.waiter_count
@@ -216,13 +219,24 @@ def _read_inputs(
     return inputs
 
 
-def _load(inputs: Sequence[tuple[str, bytes]]) -> Model:
+def _load(inputs: list[tuple[str, bytes]]) -> Model:
+    """The model of `inputs`; each file's bytes are dropped from `inputs` as soon
+    as the file is parsed (their text too), so the raw files, their text and
+    the parsed model are never all held at once."""
+    documents = []
     try:
-        texts = [
-            (_source(label), decode_text(data, _source(label)))
-            for label, data in inputs
-        ]
-        return load_sources(texts)
+        for index, (label, data) in enumerate(inputs):
+            inputs[index] = (label, b"")
+            text = decode_text(data, _source(label))
+            del data
+            documents.append(parse_document(text, _source(label)))
+            del text
+        if not documents:
+            raise ModelError("no model files given")
+        shapes, metadata = build_shapes(documents)
+        sources = tuple(document.source for document in documents)
+        documents.clear()
+        return Model(shapes, metadata, sources)
     except ModelError as exc:
         raise GenerationError(str(exc)) from None
 

@@ -58,11 +58,16 @@ def _escaped(text: str) -> str:
 
 
 def string_literal(text: str) -> Source:
-    """A double-quoted Python literal whose value is exactly `text`.
+    """A Python literal whose value is exactly `text`, quoted as black quotes it.
 
-    Printable unicode is kept as is (files are UTF-8); everything else (controls,
-    separators, lone surrogates) is escaped, so the literal is one line of source.
+    Double quotes, unless `text` holds more `"` than `'` (black then prefers the
+    single-quoted form, which needs fewer escapes). Printable unicode is kept as
+    is (files are UTF-8); everything else (controls, separators, lone surrogates)
+    is escaped, so the literal is one line of source.
     """
+    if text.count('"') > text.count("'"):
+        body = _escaped(text).replace('\\"', '"').replace("'", "\\'")
+        return Source(f"'{body}'", _KEY)
     return Source(f'"{_escaped(text)}"', _KEY)
 
 
