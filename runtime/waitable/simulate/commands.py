@@ -1,4 +1,4 @@
-"""The click commands of `waitable`: `waitable simulate` and its options."""
+"""The click commands of `waitable`: `waitable simulate` and its options (and `wait`)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import click
 
 from ..config import STRATEGY_NAMES, WaiterConfig, named_strategy
 from ..errors import WaiterConfigurationError, WaiterError
+from ..wait_cli.command import wait
 from .data import render_json
 from .html import render_html
 from .report import build_report
@@ -45,6 +46,9 @@ ITEM_KEYS = (
 @click.group()
 def waitable() -> None:
     """waitable: tools for Smithy waiters built with the waitable runtime."""
+
+
+waitable.add_command(wait)
 
 
 def _number(text: str, what: str) -> float:

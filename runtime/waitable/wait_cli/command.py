@@ -1,0 +1,298 @@
+"""`waitable wait SERVICE WAITER [--input-member VALUE...]`: one wait from the shell, with a
+live status line, a deadline, `--output json` and an exit status per outcome (`ExitCode`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..backoff import FixedDelay
+from ..errors import WaiterConfigurationError, WaiterError
+from .exit_codes import ExitCode, exit_code_of
+from .input_options import InputError, input_shape, parse_input_options
+from .sources import (
+    BotocoreSource,
+    ModelSource,
+    PackageSource,
+    SourceError,
+    WaiterEntry,
+    WaiterSource,
+)
+from .status import Status, StatusClock, monotonic
+
+__all__ = ["wait"]
+
+EPILOG = """\b
+Exit status: 0 success, 1 failure state reached, 2 bad usage,
+3 timeout (--max-wait passed), 4 attempts exhausted (--max-attempts),
+5 the operation raised an error no acceptor matches, 6 unexpected error,
+130 interrupted (Ctrl-C).
+"""
+
+
+def _source(package: str | None, model: str | None) -> WaiterSource:
+    if package is not None and model is not None:
+        raise click.UsageError("give one of --package and --model")
+    try:
+        if package is not None:
+            return PackageSource(package)
+        if model is not None:
+            return ModelSource(model)
+    except SourceError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        importlib.import_module("boto3")
+    except ImportError:
+        raise click.UsageError(
+            "waitable wait needs boto3; install it with pip install 'waitable[cli]'"
+        ) from None
+    return BotocoreSource()
+
+
+def _list(source: WaiterSource, service: str | None) -> None:
+    try:
+        if service is None:
+            for name in source.services():
+                click.echo(name)
+            return
+        for entry in sorted(source.waiters(service).values(), key=lambda e: e.cli_name):
+            click.echo(f"{entry.cli_name:<36} {entry.operation:<28} {entry.summary}")
+    except SourceError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _entry(source: WaiterSource, service: str, name: str) -> WaiterEntry:
+    try:
+        entries = source.waiters(service)
+    except SourceError as exc:
+        raise click.UsageError(str(exc)) from None
+    if name not in entries:
+        raise click.UsageError(
+            f"{service} has no waiter {name!r}; its waiters: "
+            f"{', '.join(sorted(entries))} (waitable wait --list {service})"
+        )
+    return entries[name]
+
+
+def _input(
+    entry: WaiterEntry,
+    service: str,
+    options: list[str],
+    input_json: str | None,
+    input_file: str | None,
+) -> dict[str, Any]:
+    where = f"{service} {entry.cli_name} ({entry.operation})"
+    if input_json is not None and input_file is not None:
+        raise click.UsageError("give one of --input and --input-file")
+    text, origin = input_json, "--input"
+    if input_file is not None:
+        origin = input_file
+        try:
+            text = Path(input_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise click.UsageError(f"cannot read {input_file} ({exc})") from None
+    data: dict[str, Any] = {}
+    if text is not None:
+        try:
+            given = json.loads(text)
+        except ValueError as exc:
+            raise click.UsageError(f"{origin}: not valid JSON ({exc})") from None
+        if not isinstance(given, dict):
+            raise click.UsageError(
+                f"{origin}: the input must be a JSON object of {entry.operation}'s members"
+            )
+        data = given
+    shape = input_shape(service, entry.operation)
+    try:
+        data.update(parse_input_options(options, shape, where))
+    except InputError as exc:
+        raise click.UsageError(str(exc)) from None
+    if shape is not None:
+        missing = [m for m in shape.required_members if m not in data]
+        if missing:
+            from .sources import kebab
+
+            raise click.UsageError(
+                f"{where}: missing "
+                + ", ".join(f"--{kebab(m)}" for m in missing)
+                + " (required by the operation)"
+            )
+    return data
+
+
+def _client(
+    service: str, profile: str | None, region: str | None, endpoint_url: str | None
+) -> Any:
+    boto3 = importlib.import_module("boto3")
+    exceptions = importlib.import_module("botocore.exceptions")
+    try:
+        session = boto3.Session(profile_name=profile, region_name=region)
+        return session.client(service, endpoint_url=endpoint_url)
+    except exceptions.BotoCoreError as exc:
+        raise click.UsageError(
+            f"cannot make a {service} client ({exc}); check --profile, --region "
+            "and --endpoint-url"
+        ) from None
+
+
+def _fail(message: str, code: ExitCode, quiet: bool) -> None:
+    if not quiet:
+        click.echo(f"waitable wait: {message}", err=True)
+    sys.exit(code)
+
+
+@click.command(
+    epilog=EPILOG,
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+)
+@click.argument(
+    "words",
+    nargs=-1,
+    type=click.UNPROCESSED,
+    metavar="SERVICE WAITER [--MEMBER VALUE...]",
+)
+@click.option(
+    "--list",
+    "list_only",
+    is_flag=True,
+    help="List the services with waiters, or the waiters of SERVICE.",
+)
+@click.option("--package", metavar="PACKAGE", help="Waiters of a generated package.")
+@click.option(
+    "--model",
+    metavar="FILE",
+    help="Waiters of a Smithy JSON AST model file.",
+)
+@click.option(
+    "--input", "input_json", metavar="JSON", help="The operation's input as JSON."
+)
+@click.option(
+    "--input-file", metavar="FILE", help="The operation's input from a JSON file."
+)
+@click.option(
+    "--max-wait",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Give up after this many seconds (botocore waiters: delay × max attempts).",
+)
+@click.option(
+    "--max-attempts", type=click.IntRange(min=1), help="Give up after N polls."
+)
+@click.option(
+    "--delay",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Poll every SECONDS instead of the waiter's own delays.",
+)
+@click.option("--profile", help="The AWS profile (as in the AWS CLI).")
+@click.option("--region", help="The AWS region (as in the AWS CLI).")
+@click.option("--endpoint-url", help="Send requests to this URL (as in the AWS CLI).")
+@click.option("--quiet", is_flag=True, help="Show nothing while waiting.")
+@click.option(
+    "--output",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="json: print the WaiterResult at the end.",
+)
+def wait(
+    words: tuple[str, ...],
+    list_only: bool,
+    package: str | None,
+    model: str | None,
+    input_json: str | None,
+    input_file: str | None,
+    max_wait: float | None,
+    max_attempts: int | None,
+    delay: float | None,
+    profile: str | None,
+    region: str | None,
+    endpoint_url: str | None,
+    quiet: bool,
+    output: str,
+) -> None:
+    """Wait until an AWS resource is ready: SERVICE WAITER [--member VALUE ...].
+
+    Names as in the AWS CLI: waitable wait ec2 instance-running --instance-ids
+    i-123 --max-wait 600. The input members are options (lists take several
+    values, structures JSON), or --input JSON / --input-file FILE.
+    """
+    source = _source(package, model)
+    if list_only:
+        if len(words) > 1:
+            raise click.UsageError("--list takes at most a SERVICE")
+        _list(source, words[0] if words else None)
+        return
+    if len(words) < 2 or words[0].startswith("-") or words[1].startswith("-"):
+        raise click.UsageError(
+            "name the SERVICE and WAITER, e.g. waitable wait ec2 instance-running "
+            "--instance-ids i-123 (waitable wait --list shows them)"
+        )
+    service, name, options = words[0], words[1], list(words[2:])
+    entry = _entry(source, service, name)
+    data = _input(entry, service, options, input_json, input_file)
+    if max_wait is None and entry.default_max_wait is None:
+        raise click.UsageError(
+            f"{service} {name}: say how long to wait: pass --max-wait SECONDS"
+        )
+    client = _client(service, profile, region, endpoint_url)
+    cls = entry.load()
+    label = f"{service} {name}"
+    status = None
+    if not quiet:
+        status = Status(sys.stderr, label, cls.definition, live=sys.stderr.isatty())
+    began = monotonic()
+    try:
+        waiter = cls(
+            client,
+            clock=StatusClock(status),
+            on_attempt=None if status is None else status.attempt,
+            backoff=None if delay is None else FixedDelay(delay),
+        )
+        result = waiter.wait(
+            data,
+            max_wait_time=max_wait if max_wait is not None else entry.default_max_wait,
+            max_attempts=max_attempts,
+            min_delay=delay,
+            max_delay=delay,
+        )
+    except KeyboardInterrupt:
+        if status is None:
+            status = Status(sys.stderr, label, cls.definition, live=False)
+        status.interrupted(monotonic() - began)
+        sys.exit(ExitCode.INTERRUPTED)
+    except WaiterConfigurationError as exc:
+        raise click.UsageError(f"{label}: {exc}") from None
+    except WaiterError as exc:
+        if status is not None:
+            status.finish()
+        if output == "json":
+            click.echo(json.dumps(_data(exc.result.to_data(), exc), indent=2))
+        _fail(str(exc), exit_code_of(exc), quiet)
+    except Exception as exc:  # a client that cannot even be called: credentials, DNS
+        if status is not None:
+            status.finish()
+        _fail(f"{label}: {type(exc).__name__}: {exc}", ExitCode.UNEXPECTED_ERROR, quiet)
+    else:
+        if status is not None:
+            status.finish()
+        if output == "json":
+            click.echo(json.dumps(_data(result.to_data(), None), indent=2))
+        elif not quiet:
+            click.echo(
+                f"waitable wait: {label}: {result.state.value} after "
+                f"{result.attempts} attempt{'s' if result.attempts != 1 else ''} "
+                f"({result.elapsed:.1f} s)",
+                err=True,
+            )
+
+
+def _data(result: dict[str, Any], error: WaiterError | None) -> dict[str, Any]:
+    """The result's JSON data, with the error's type and message when the wait failed."""
+    if error is not None:
+        result["error"] = {"type": type(error).__name__, "message": str(error)}
+    return result
