@@ -1,0 +1,141 @@
+"""`waitable wait`'s bad usage (exit 2, a message naming what is wrong), `--list`, and the
+other sources of waiters: a generated package and a Smithy model file."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from clients.conftest import AWS_MODELS, MotoServer
+from waitable.botocore_waiters import service_waiters
+from waitable.wait_cli import ExitCode
+
+from .conftest import aws_client, run_wait
+
+DYNAMODB_MODEL = AWS_MODELS / "dynamodb-2012-08-10.json"
+
+
+def test_list_services() -> None:
+    result = run_wait(None, "--list")
+    assert result.exit_code == 0, result.output
+    services = result.stdout.split()
+    assert {"ec2", "s3", "dynamodb"} <= set(services)
+    assert services == sorted(services)
+
+
+def test_list_one_service_says_what_botocore_says() -> None:
+    result = run_wait(None, "--list", "ec2")
+    assert result.exit_code == 0, result.output
+    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()}
+    waiters = service_waiters("ec2")
+    assert set(rows) == {w.cli_name for w in waiters.values()}
+    running = waiters["InstanceRunning"]
+    assert rows["instance-running"][1] == "DescribeInstances"
+    assert f"every {running.delay:g} s, at most {running.max_attempts} attempts" in (
+        " ".join(rows["instance-running"])
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["ec2", "instance-running", "--instance-idz", "i-1"], "--instance-idz"),
+        (["ec2", "instance-running", "i-1"], "unexpected argument 'i-1'"),
+        (["ec2", "no-such-waiter"], "ec2 has no waiter 'no-such-waiter'"),
+        (["no-such-service", "x"], "no waiters for service 'no-such-service'"),
+        (["s3", "bucket-exists"], "missing --bucket"),
+        (["s3", "bucket-exists", "--bucket", "a", "b"], "takes one value"),
+        (["s3", "bucket-exists", "--input", "{"], "not valid JSON"),
+        (["s3", "bucket-exists", "--input", "[1]"], "must be a JSON object"),
+        (["ec2", "instance-running", "--max-results", "many"], "wants a number"),
+        (["ec2", "instance-running", "--filters", "Name=x"], "wants JSON"),
+        (["ec2", "instance-running", "--dry-run", "yes"], "is a flag"),
+        (["ec2"], "name the SERVICE and WAITER"),
+        (["--list", "ec2", "s3"], "at most a SERVICE"),
+        (["ec2", "instance-running", "--delay", "0"], "--delay"),
+        (["--package", "no_such_package_here", "--list"], "cannot import package"),
+        (["--model", "/nonexistent/model.json", "--list"], "cannot read a Smithy"),
+    ],
+)
+def test_bad_usage(args: list[str], message: str) -> None:
+    result = run_wait(None, *args)
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_profile_that_does_not_exist_is_bad_usage() -> None:
+    result = run_wait(
+        None, "s3", "bucket-exists", "--bucket", "b", "--profile", "nobody-has-this"
+    )
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert "check --profile" in result.stderr
+
+
+@pytest.fixture(scope="module")
+def dynamodb_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A package generated from the DynamoDB model, importable as `wait_cli_dynamodb`."""
+    from waitable_codegen import generate
+
+    root = tmp_path_factory.mktemp("wait_cli_packages")
+    generate([DYNAMODB_MODEL], root / "wait_cli_dynamodb")
+    sys.path.insert(0, str(root))
+    try:
+        yield "wait_cli_dynamodb"
+    finally:
+        sys.path.remove(str(root))
+        for name in [m for m in sys.modules if m.startswith("wait_cli_dynamodb")]:
+            del sys.modules[name]
+
+
+def _table(server: MotoServer, name: str) -> None:
+    aws_client(server, "dynamodb").create_table(
+        TableName=name,
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+
+
+def test_generated_package(
+    dynamodb_package: str, fresh: MotoServer, unique_name: str
+) -> None:
+    listed = run_wait(None, "--package", dynamodb_package, "--list", "dynamodb")
+    assert listed.exit_code == 0, listed.output
+    assert {line.split()[0] for line in listed.stdout.splitlines()} == {
+        "table-exists",
+        "table-not-exists",
+    }
+    _table(fresh, unique_name)
+    args = ["--package", dynamodb_package, "dynamodb", "table-exists"]
+    no_deadline = run_wait(fresh, *args, "--table-name", unique_name)
+    assert no_deadline.exit_code == ExitCode.USAGE
+    assert "pass --max-wait SECONDS" in no_deadline.stderr
+    result = run_wait(fresh, *args, "--table-name", unique_name, "--max-wait", "30")
+    assert result.exit_code == ExitCode.SUCCESS, result.output
+
+
+def test_smithy_model_file(fresh: MotoServer, unique_name: str) -> None:
+    model = str(DYNAMODB_MODEL)
+    listed = run_wait(None, "--model", model, "--list")
+    assert listed.stdout.split() == ["dynamodb"]
+    args = ["--model", model, "dynamodb", "table-not-exists", "--max-wait", "30"]
+    # TableNotExists succeeds at once on a table that is not there.
+    result = run_wait(fresh, *args, "--table-name", unique_name)
+    assert result.exit_code == ExitCode.SUCCESS, result.output
+    _table(fresh, unique_name)
+    still_there = run_wait(
+        fresh, *args, "--table-name", unique_name, "--max-attempts", "1"
+    )
+    assert still_there.exit_code == ExitCode.ATTEMPTS_EXHAUSTED, still_there.output
+
+
+def test_model_without_waiters(tmp_path: Path) -> None:
+    model = tmp_path / "empty.json"
+    model.write_text('{"smithy": "2.0", "shapes": {}}', encoding="utf-8")
+    result = run_wait(None, "--model", str(model), "--list", "x")
+    assert result.exit_code == ExitCode.USAGE
+    assert "has no smithy.waiters#waitable traits" in result.stderr
