@@ -54,6 +54,8 @@ def _escape_char(char: str, keep_newlines: bool) -> str:
 
 
 def _escaped(text: str) -> str:
+    if text.isprintable():  # the common case: only backslashes and quotes change
+        return text.replace("\\", "\\\\").replace('"', '\\"')
     return "".join(_escape_char(char, False) for char in text)
 
 
@@ -140,6 +142,8 @@ def docstring_body(text: str) -> str:
     should carry no trailing spaces on its lines, as black strips those (see
     `docs.py`).
     """
+    if '"' not in text and all(line.isprintable() for line in text.split("\n")):
+        return text.replace("\\", "\\\\")  # the common case, as the loop below
     text = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
     out: list[str] = []
     last = len(text) - 1

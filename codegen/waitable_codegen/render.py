@@ -33,8 +33,9 @@ _log = logging.getLogger(__name__)
 LINE_LENGTH = 88
 _STRING = r'"(?:\\.|[^"\\])*"'
 # A line over LINE_LENGTH that black leaves alone: one string literal, alone or as
-# a keyword argument or a key, in an argument list (nothing there black can split).
-_UNSPLITTABLE = re.compile(rf" *(?:\w+=|{_STRING}: )?{_STRING},?")
+# a keyword argument or a key, or a name as a keyword argument, in an argument
+# list (nothing there black can split).
+_UNSPLITTABLE = re.compile(rf" *(?:(?:\w+=|{_STRING}: )?{_STRING}|\w+=\w+),?")
 _DOCSTRING_QUOTES = '"""'
 
 

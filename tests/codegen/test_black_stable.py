@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from waitable_codegen import generate
+from waitable_codegen import generate, literals
 
 from waitable_codegen import render
 
@@ -178,3 +178,17 @@ def test_zz_report_hypothesis_fallbacks() -> None:
     print(f"\nblack fallbacks on generated models: {len(_hypothesis_fallbacks)}")
     for name in sorted(set(_hypothesis_fallbacks)):
         print(f"  {name[:100]}")
+
+
+@given(text=_TEXT | st.text())
+def test_the_fast_paths_of_literals_write_what_the_character_loop_writes(
+    text: str,
+) -> None:
+    slow = "".join(literals._escape_char(char, False) for char in text)
+    assert literals._escaped(text) == slow
+    unquoted = "".join(
+        "\ufffd" if 0xD800 <= ord(char) <= 0xDFFF else char
+        for char in text.replace('"', "")
+    )
+    loop = "".join(literals._escape_char(char, True) for char in unquoted)
+    assert literals.docstring_body(text.replace('"', "")) == loop
