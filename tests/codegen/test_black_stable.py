@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,7 @@ from waitable_codegen import generate, literals
 
 from waitable_codegen import render
 
-from .helpers import write_model
+from .helpers import AWS_MODELS, write_model
 from .corpus_output import CHECKSUM_FILE, generate_cases, output_files
 
 
@@ -192,3 +194,36 @@ def test_the_fast_paths_of_literals_write_what_the_character_loop_writes(
     )
     loop = "".join(literals._escape_char(char, True) for char in unquoted)
     assert literals.docstring_body(text.replace('"', "")) == loop
+
+
+def test_cold_generation_does_not_import_black(tmp_path: Path) -> None:
+    """Black is a dev dependency of the generator: a run whose output needs no
+    fallback never imports it."""
+    code = (
+        "import sys\n"
+        "from waitable_codegen import generate\n"
+        "assert generate(sys.argv[1], sys.argv[2]).waiters\n"
+        "print('black' in sys.modules)\n"
+    )
+    model = AWS_MODELS / "ecs-2014-11-13.json"
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(model), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+def test_a_file_the_check_cannot_vouch_for_is_formatted_by_black_and_counted() -> None:
+    long_call = "x = f(" + ", ".join(f"argument_{n}" for n in range(12)) + ")\n"
+    assert not render.certainly_stable(long_call)
+    before = render.stats.files
+    formatted = render.settled(long_call, "example.py")
+    assert render.stats.files == before + 1
+    assert render.stats.fallback_names[-1] == "example.py"
+    assert formatted == black.format_str(long_call, mode=render.black_mode())
+    assert formatted != long_call
+    assert render.settled(formatted, "example.py") == formatted
+    assert render.stats.files == before + 1
