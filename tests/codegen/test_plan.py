@@ -72,7 +72,8 @@ def test_a_waiter_plan_carries_the_trait_values_as_literals() -> None:
     (acceptor,) = plan_waiter.acceptors
     assert acceptor.state == "SUCCESS"
     assert acceptor.matcher.kind == "output"
-    assert acceptor.matcher.expected_source == '"a \\"quoted\\" value"'
+    # quoted as black quotes it: fewer escapes in single quotes
+    assert acceptor.matcher.expected_source == "'a \"quoted\" value'"
     assert acceptor.matcher.comparator == "STRING_EQUALS"
     assert acceptor.matcher.search is None, "interpreted: the runtime compiles"
     assert "Deprecated" in plan_waiter.docstring_source
