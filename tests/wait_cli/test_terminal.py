@@ -3,12 +3,14 @@ Ctrl-C stopping the wait at once with one line and exit 130."""
 
 from __future__ import annotations
 
+import http.server
 import os
 import pty
 import re
 import select
 import signal
 import subprocess
+import threading
 import time
 
 from clients.conftest import MotoServer
@@ -112,3 +114,46 @@ def test_ctrl_c_stops_at_once_with_one_line(
         r"waitable wait: s3 bucket-exists: interrupted after 1 attempt \(\d+\.\d s\)",
         lines[0],
     )
+
+
+class _NotFound(http.server.BaseHTTPRequestHandler):
+    """Answers every HEAD with 404 (S3's "no such bucket") and says it was asked."""
+
+    asked = threading.Event()
+
+    def do_HEAD(self) -> None:
+        type(self).asked.set()
+        self.send_response(404)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet."""
+
+
+def test_ctrl_c_when_quiet_says_nothing() -> None:
+    # Quiet shows no attempt to wait for, so the endpoint tells when the first poll came.
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _NotFound)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    endpoint = f"http://127.0.0.1:{server.server_address[1]}"
+    argv = [
+        *command(MotoServer(endpoint), "s3", "bucket-exists", "--bucket", "b-1"),
+        "--delay",
+        "30",
+        "--quiet",
+    ]
+    process = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=process_env()
+    )
+    try:
+        assert _NotFound.asked.wait(30)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        server.shutdown()
+        server.server_close()
+    assert process.returncode == ExitCode.INTERRUPTED, err
+    assert (out, err) == (b"", b"")

@@ -75,6 +75,29 @@ def test_profile_that_does_not_exist_is_bad_usage() -> None:
     assert "check --profile" in result.stderr
 
 
+def test_endpoint_that_is_no_url_is_bad_usage() -> None:
+    result = run_wait(
+        None, "s3", "bucket-exists", "--bucket", "b", "--endpoint-url", "no url"
+    )
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert "check --profile, --region and --endpoint-url" in result.stderr
+
+
+def test_anything_unforeseen_is_an_unexpected_error(
+    fresh: MotoServer, unique_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Broken:
+        def __init__(self, *args: object) -> None:
+            raise RuntimeError("the clock broke")
+
+    monkeypatch.setattr("waitable.wait_cli.command.StatusClock", Broken)
+    result = run_wait(fresh, "s3", "bucket-exists", "--bucket", unique_name)
+    assert result.exit_code == ExitCode.UNEXPECTED_ERROR, result.output
+    assert result.stderr == (
+        "waitable wait: s3 bucket-exists: RuntimeError: the clock broke\n"
+    )
+
+
 @pytest.fixture(scope="module")
 def dynamodb_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A package generated from the DynamoDB model, importable as `wait_cli_dynamodb`."""

@@ -134,7 +134,7 @@ def _client(
     try:
         session = boto3.Session(profile_name=profile, region_name=region)
         return session.client(service, endpoint_url=endpoint_url)
-    except exceptions.BotoCoreError as exc:
+    except (exceptions.BotoCoreError, ValueError) as exc:
         raise click.UsageError(
             f"cannot make a {service} client ({exc}); check --profile, --region "
             "and --endpoint-url"
@@ -239,14 +239,16 @@ def wait(
         raise click.UsageError(
             f"{service} {name}: say how long to wait: pass --max-wait SECONDS"
         )
-    client = _client(service, profile, region, endpoint_url)
-    cls = entry.load()
     label = f"{service} {name}"
     status = None
     if not quiet:
-        status = Status(sys.stderr, label, cls.definition, live=sys.stderr.isatty())
+        status = Status(sys.stderr, label, None, live=sys.stderr.isatty())
     began = monotonic()
     try:
+        client = _client(service, profile, region, endpoint_url)
+        cls = entry.load()
+        if status is not None:
+            status.definition = cls.definition
         waiter = cls(
             client,
             clock=StatusClock(status),
@@ -261,10 +263,11 @@ def wait(
             max_delay=delay,
         )
     except KeyboardInterrupt:
-        if status is None:
-            status = Status(sys.stderr, label, cls.definition, live=False)
-        status.interrupted(monotonic() - began)
+        if status is not None:
+            status.interrupted(monotonic() - began)
         sys.exit(ExitCode.INTERRUPTED)
+    except click.ClickException:
+        raise
     except WaiterConfigurationError as exc:
         raise click.UsageError(f"{label}: {exc}") from None
     except WaiterError as exc:

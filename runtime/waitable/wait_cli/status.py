@@ -21,10 +21,12 @@ __all__ = ["Status", "StatusClock", "seen"]
 WIDTH = 48
 
 
-def seen(definition: WaiterDefinition, attempt: Attempt[Any]) -> str:
+def seen(definition: WaiterDefinition | None, attempt: Attempt[Any]) -> str:
     """What the attempt saw, briefly: the error code, or the value the acceptors' path reads."""
     if attempt.error_type is not None:
         return attempt.error_type
+    if definition is None:
+        return "a response"
     matchers = [a.matcher for a in definition.acceptors]
     if attempt.acceptor_index is not None:
         matchers.insert(0, definition.acceptors[attempt.acceptor_index].matcher)
@@ -51,10 +53,18 @@ def _short(value: Any) -> str:
 
 
 class Status:
-    """The progress of one wait, written to `stream`: live (`\\r` rewrites) or as log lines."""
+    """The progress of one wait, written to `stream`: live (`\\r` rewrites) or as log lines.
+
+    `definition` (set once the waiter class is loaded) says which path to show.
+    """
 
     def __init__(
-        self, stream: TextIO, label: str, definition: WaiterDefinition, *, live: bool
+        self,
+        stream: TextIO,
+        label: str,
+        definition: WaiterDefinition | None,
+        *,
+        live: bool,
     ) -> None:
         self.stream = stream
         self.label = label
