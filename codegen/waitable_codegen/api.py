@@ -104,6 +104,7 @@ def generate(
     allow_danger: bool = False,
     jmespath: str = "compiled",
     stdin: bytes | None = None,
+    botocore: Sequence[str] | None = None,
 ) -> GenerationResult:
     """Generate the waiter package for `models` into `out_dir`.
 
@@ -111,7 +112,21 @@ def generate(
     input (`stdin` bytes stand in for it when given). Raises `GenerationError`
     (bad input, files that are not ours in the way) or `ValidationFailed` (ERROR
     events, or DANGER ones without `allow_danger`) before anything is written.
+    `botocore` (service names, or `all`) reads the installed botocore's waiter
+    data instead of models (see `waitable_codegen.botocore_generate`).
     """
+    if botocore is not None:
+        given = [models] if isinstance(models, (str, Path)) else list(models)
+        if given or service is not None:
+            raise UsageError(
+                "--botocore reads botocore's data: pass it without MODEL files "
+                "and without --service"
+            )
+        from .botocore_generate import generate_botocore
+
+        return generate_botocore(
+            botocore, out_dir, check=check, force=force, jmespath=jmespath
+        )
     if jmespath not in JMESPATH_MODES:
         raise UsageError(
             f"unknown jmespath mode {jmespath!r}; use one of {', '.join(JMESPATH_MODES)}"

@@ -57,6 +57,14 @@ STDIN = "-"
     show_default=True,
     help="Compile paths to Python, or leave them to the jmespath package at run time.",
 )
+@click.option(
+    "--botocore",
+    "botocore_services",
+    multiple=True,
+    metavar="SERVICE",
+    help="Read the installed botocore's waiters for SERVICE (repeatable, or all) "
+    "instead of MODEL files.",
+)
 def main(
     models: tuple[str, ...],
     out_dir: Path | None,
@@ -65,6 +73,7 @@ def main(
     force: bool,
     allow_danger: bool,
     jmespath: str,
+    botocore_services: tuple[str, ...],
 ) -> None:
     """Generate typed waiter classes from the smithy.waiters#waitable traits of
     Smithy models."""
@@ -75,7 +84,7 @@ def main(
                 f"no output directory: pass -o OUT_DIR (or set {PLUGIN_DIR_VARIABLE})"
             )
         out_dir = Path(plugin_dir)
-    if not models:
+    if not models and not botocore_services:
         if not plugin_dir:
             raise click.UsageError("no MODEL given: pass model files, or - for stdin")
         models = (STDIN,)
@@ -90,6 +99,7 @@ def main(
             allow_danger=allow_danger,
             jmespath=jmespath,
             stdin=stdin,
+            botocore=list(botocore_services) if botocore_services else None,
         )
     except ValidationFailed as exc:
         for event in exc.events:

@@ -110,10 +110,17 @@ def _loader(session: Any) -> Any:
 
 
 def available_services(session: Any = None) -> list[str]:
-    """The services of the installed botocore that define waiters, sorted."""
+    """The services of the installed botocore that define waiters, sorted (a
+    service whose `waiters-2.json` is empty is left out)."""
     session = _session(session)
-    with_waiters = set(_loader(session).list_available_services("waiters-2"))
-    return sorted(s for s in session.get_available_services() if s in with_waiters)
+    loader = _loader(session)
+    with_files = set(loader.list_available_services("waiters-2"))
+    return sorted(
+        service
+        for service in session.get_available_services()
+        if service in with_files
+        and loader.load_service_model(service, "waiters-2").get("waiters")
+    )
 
 
 def _matcher(acceptor: Mapping[str, Any], where: str) -> Matcher:

@@ -79,6 +79,8 @@ assert _FIRST_LINE.startswith(HEADER_MARK)
 _FROM = compose("# From:")
 _WAITER = compose("_w.Waiter")
 _ASYNC_WAITER = compose("_w.AsyncWaiter")
+_BOTOCORE_WAITER = compose("_bw.BotocoreDefaultsWaiter")
+_BOTOCORE_ASYNC_WAITER = compose("_bw.AsyncBotocoreDefaultsWaiter")
 _NONE = compose("None")
 _TAGS = identifier("tags")
 _ERRORS = identifier("errors")
@@ -249,9 +251,14 @@ def _plan_package(
             _plan_waiter(model, spec, service, typed.names, functions, definition_name)
         )
     if service is not None:
+        origin = (
+            "botocore's waiter data"
+            if any(spec.max_attempts is not None for spec in specs)
+            else "its Smithy model"
+        )
         doc = _wrap(
             f"Waiters for {_service_title(service)} (`{service.id}`), "
-            "generated from its Smithy model."
+            f"generated from {origin}."
         )
     else:
         doc = "Waiters for the @waitable operations of a Smithy model with no service."
@@ -269,6 +276,7 @@ def _plan_package(
         functions=functions.plans(),
         needs_datetime=typed.needs_datetime,
         needs_decimal=typed.needs_decimal,
+        botocore=any(spec.max_attempts is not None for spec in specs),
     )
 
 
@@ -313,14 +321,30 @@ def _plan_waiter(
     )
     class_name = identifier(f"{spec.name}Waiter")
     async_class_name = identifier(f"Async{spec.name}Waiter")
+    botocore = spec.max_attempts is not None
+    base, async_base = (
+        (_BOTOCORE_WAITER, _BOTOCORE_ASYNC_WAITER)
+        if botocore
+        else (_WAITER, _ASYNC_WAITER)
+    )
     documentation = to_docstring_text(spec.documentation) if spec.documentation else ""
     summary = documentation or f"Waits for {spec.name} by polling `{op.name}`."
+    timing = (
+        f"{spec.min_delay} to {spec.max_delay} seconds between attempts, until an "
+        "acceptor matches or `max_wait_time` runs out."
+    )
+    if spec.max_attempts is not None:
+        timing = (
+            f"{spec.min_delay} seconds between attempts (botocore's delay), until an "
+            "acceptor matches or `max_wait_time` runs out (by default "
+            f"{spec.min_delay * spec.max_attempts} seconds: botocore's "
+            f"{spec.max_attempts} attempts)."
+        )
     parts = [
         summary,
         _wrap(
             f"Polls `{op.name}` through the client's `{method}` method, waiting "
-            f"{spec.min_delay} to {spec.max_delay} seconds between attempts, until an "
-            "acceptor matches or `max_wait_time` runs out."
+            + timing
         ),
     ]
     if spec.deprecated:
@@ -355,9 +379,9 @@ def _plan_waiter(
         documentation_source=(
             string_literal(spec.documentation) if spec.documentation else None
         ),
-        class_header_source=class_header(class_name, _WAITER, type_arguments),
+        class_header_source=class_header(class_name, base, type_arguments),
         async_class_header_source=class_header(
-            async_class_name, _ASYNC_WAITER, type_arguments
+            async_class_name, async_base, type_arguments
         ),
         docstring_source=docstring_literal(docstring, 4),
         async_docstring_source=docstring_literal(async_docstring, 4),
@@ -373,6 +397,9 @@ def _plan_waiter(
             tuple_argument(_ERRORS, [_modeled_error(error) for error in errors], 4)
             if errors
             else None
+        ),
+        botocore_max_attempts_source=(
+            number_literal(spec.max_attempts) if spec.max_attempts is not None else None
         ),
     )
 
@@ -397,6 +424,13 @@ def _plan_acceptor(
 ) -> AcceptorPlan:
     path = acceptor.path_matcher
     kind = acceptor.kind
+    if acceptor.botocore is not None:
+        return AcceptorPlan(
+            identifier(acceptor.state.upper()),
+            _botocore_matcher(acceptor.botocore, where),
+            None,
+            None,
+        )
     class_name = identifier(_MATCHER_CLASSES[kind])
     if path is not None:
         wanted = identifier(f"_search_{snake}_{index}")
@@ -432,6 +466,45 @@ def _plan_acceptor(
         )
     state = identifier(acceptor.state.upper())
     return AcceptorPlan(state, matcher, message_source, message_search)
+
+
+_BOTOCORE_MODES = {"path": "PATH", "pathAll": "PATH_ALL", "pathAny": "PATH_ANY"}
+
+
+def _botocore_matcher(acceptor: dict[str, object], where: str) -> MatcherPlan:
+    """A botocore acceptor as the runtime's botocore matcher constructor."""
+    kind, expected = acceptor["matcher"], acceptor.get("expected")
+    if kind == "status":
+        assert isinstance(expected, int)
+        source = compose("_bw.StatusMatcher({})", number_literal(expected))
+        return MatcherPlan(
+            "botocore", identifier("StatusMatcher"), botocore_source=source
+        )
+    if isinstance(expected, str):
+        literal = string_literal(expected)
+    elif isinstance(expected, int):  # a bool too
+        literal = number_literal(expected)
+    else:
+        raise GenerationError(
+            f"{where}: botocore's expected value {expected!r} is not a string, an "
+            "integer or a boolean, which generate-waiters can write; report it"
+        )
+    if kind == "error":
+        source = compose("_bw.BotocoreErrorMatcher({})", literal)
+        return MatcherPlan(
+            "botocore", identifier("BotocoreErrorMatcher"), botocore_source=source
+        )
+    argument = acceptor.get("argument")
+    assert isinstance(argument, str) and isinstance(kind, str)
+    source = compose(
+        "_bw.BotocorePathMatcher({}, {}, _bw.BotocorePathMode.{})",
+        string_literal(argument),
+        literal,
+        identifier(_BOTOCORE_MODES[kind]),
+    )
+    return MatcherPlan(
+        "botocore", identifier("BotocorePathMatcher"), botocore_source=source
+    )
 
 
 def _modeled_errors(

@@ -67,6 +67,7 @@ class MatcherPlan:
     search: Identifier | None = None  # the compiled function's name
     success_source: Source | None = None  # `True` or `False`
     error_type_source: Source | None = None
+    botocore_source: Source | None = None  # kind "botocore": the whole constructor
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,7 @@ class WaiterPlan:
     acceptors: tuple[AcceptorPlan, ...]
     errors: tuple[ModeledErrorPlan, ...]
     errors_source: Source | None  # the `errors=(...)` argument, laid out
+    botocore_max_attempts_source: Source | None = None  # botocore input only
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,7 @@ class PackagePlan:
     functions: tuple[SearchFunctionPlan, ...]
     needs_datetime: bool
     needs_decimal: bool
+    botocore: bool = False  # waiters from botocore data (`waitable.botocore_waiters`)
 
     @property
     def class_names(self) -> tuple[Identifier, ...]:

@@ -23,6 +23,8 @@ COMPARATORS = {
     "anyStringEquals": "ANY_STRING_EQUALS",
 }
 MATCHER_KINDS = ("output", "inputOutput", "success", "errorType")
+BOTOCORE_KIND = "botocore"  # only in documents `waitable_codegen.botocore_model` makes
+BOTOCORE_MATCHERS = ("path", "pathAll", "pathAny", "error", "status")
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class AcceptorSpec:
     success: bool | None
     error_type: str | None
     message: str | None
+    botocore: dict[str, Any] | None = None  # botocore's acceptor, as botocore states it
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ class WaiterSpec:
     max_delay: int
     deprecated: bool
     tags: tuple[str, ...]
+    max_attempts: int | None = None  # botocore's maxAttempts (botocore input only)
 
 
 class _Where:
@@ -112,6 +116,11 @@ def _read_waiter(shape: Shape, name: str, body: Any) -> WaiterSpec:
         if delay is not None and delay < 1:
             raise where.error(f'"{key}" must be at least 1, not {delay}')
     deprecated = _optional(body, "deprecated", bool, where)
+    max_attempts = _optional(body, "botocoreMaxAttempts", int, where)
+    if max_attempts is not None and max_attempts < 1:
+        raise where.error(
+            f'"botocoreMaxAttempts" must be at least 1, not {max_attempts}'
+        )
     tags = body.get("tags", [])
     if not isinstance(tags, list) or not all(isinstance(tag, str) for tag in tags):
         raise where.error('"tags" must be a list of strings')
@@ -124,6 +133,7 @@ def _read_waiter(shape: Shape, name: str, body: Any) -> WaiterSpec:
         max_delay=120 if max_delay is None else max_delay,
         deprecated=bool(deprecated),
         tags=tuple(tags),
+        max_attempts=max_attempts,
     )
 
 
@@ -157,6 +167,9 @@ def _read_acceptor(body: Any, index: int, where: _Where) -> AcceptorSpec:
         )
     ((kind, value),) = matcher.items()
     path_matcher = success = error_type = None
+    if kind == BOTOCORE_KIND:
+        botocore = _read_botocore(value, index, where)
+        return AcceptorSpec(str(state), kind, None, None, None, message, botocore)
     if kind in ("output", "inputOutput"):
         path_matcher = _read_path_matcher(value, kind, index, where)
     elif kind == "success":
@@ -190,3 +203,25 @@ def _read_path_matcher(
             index,
         )
     return PathMatcherSpec(value["path"], value["expected"], value["comparator"])
+
+
+def _read_botocore(value: Any, index: int, where: _Where) -> dict[str, Any]:
+    """A botocore acceptor (`matcher`, `argument`, `expected`), checked as botocore needs."""
+    if not isinstance(value, dict) or value.get("matcher") not in BOTOCORE_MATCHERS:
+        raise where.error(
+            f"a botocore matcher must be one of {', '.join(BOTOCORE_MATCHERS)}", index
+        )
+    kind, expected = value["matcher"], value.get("expected")
+    if kind.startswith("path") and not isinstance(value.get("argument"), str):
+        raise where.error(f'the botocore "{kind}" matcher needs an "argument"', index)
+    if kind == "status" and (
+        isinstance(expected, bool) or not isinstance(expected, int)
+    ):
+        raise where.error('the botocore "status" matcher expects an integer', index)
+    if kind == "error" and not isinstance(expected, (str, bool)):
+        raise where.error(
+            'the botocore "error" matcher expects a string or a boolean', index
+        )
+    if kind.startswith("path") and not isinstance(expected, (str, bool, int, float)):
+        raise where.error(f'the botocore "{kind}" matcher expects a JSON scalar', index)
+    return dict(value)

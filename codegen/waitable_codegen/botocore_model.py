@@ -1,0 +1,230 @@
+"""botocore's `service-2.json` + `waiters-2.json` as a Smithy JSON AST document.
+
+The generator's pipeline reads Smithy models; botocore's data (shipped with every
+boto3) becomes one in memory, so a botocore service is planned, rendered and
+written exactly as a Smithy model is. Per service:
+
+- namespace `com.amazonaws.botocore.<service>` (`-` → `_`); the service shape's
+  `aws.api#service` `sdkId` is botocore's service name, so `--botocore all` makes
+  one subpackage per service named as boto3 names the client;
+- the shapes the waited-on operations reach (structures, unions, lists, maps and
+  simple types; `required` → `smithy.api#required`, exceptions →
+  `smithy.api#error`/`smithy.api#httpError`);
+- each waiter as a `smithy.waiters#waitable` entry on its operation: botocore's
+  `delay` as minDelay = maxDelay, `maxAttempts` as `botocoreMaxAttempts`, and
+  every acceptor as a `{"botocore": {matcher, argument, expected}}` matcher (not a
+  Smithy matcher kind: the plan emits the runtime's botocore matcher classes,
+  which decide exactly as botocore does). Such documents are generated only from
+  botocore data and skip Smithy's waiter validation (see `botocore_generate`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .errors import UsageError
+
+__all__ = [
+    "BOTOCORE_MATCHER",
+    "BOTOCORE_MAX_ATTEMPTS",
+    "botocore_loader",
+    "botocore_services",
+    "namespace_of",
+    "smithy_document",
+]
+
+BOTOCORE_MATCHER = "botocore"
+"""The matcher key a converted acceptor uses (the Smithy spec has no such key)."""
+BOTOCORE_MAX_ATTEMPTS = "botocoreMaxAttempts"
+"""The waiter member carrying botocore's `maxAttempts`."""
+
+_SIMPLE = {
+    "string": "string",
+    "integer": "integer",
+    "long": "long",
+    "float": "float",
+    "double": "double",
+    "boolean": "boolean",
+    "timestamp": "timestamp",
+    "blob": "blob",
+}
+
+
+def botocore_loader() -> Any:
+    """botocore's data loader (from a default session), or a usage error without botocore."""
+    try:
+        session = importlib.import_module("botocore.session")
+    except ImportError:
+        raise UsageError(
+            "--botocore needs botocore (it ships the waiter data): "
+            "pip install botocore (or boto3)"
+        ) from None
+    return session.get_session().get_component("data_loader")
+
+
+def botocore_services(loader: Any, wanted: Iterable[str]) -> list[str]:
+    """The services `wanted` names (`all`: every one with waiters), checked, in order."""
+    available = sorted(
+        service
+        for service in loader.list_available_services("waiters-2")
+        if loader.load_service_model(service, "waiters-2").get("waiters")
+    )
+    chosen: list[str] = []
+    for name in wanted:
+        names = available if name == "all" else [name]
+        for service in names:
+            if service not in available:
+                raise UsageError(
+                    f"--botocore {service}: the installed botocore has no waiters for "
+                    f"this service; services with waiters: {', '.join(available)} "
+                    "(or pass all)"
+                )
+            if service not in chosen:
+                chosen.append(service)
+    if not chosen:
+        raise UsageError("--botocore needs a service name (or all)")
+    return chosen
+
+
+def namespace_of(service: str) -> str:
+    """The Smithy namespace a botocore service's shapes get."""
+    return "com.amazonaws.botocore." + service.replace("-", "_").replace(".", "_")
+
+
+def smithy_document(loader: Any, services: Iterable[str]) -> dict[str, Any]:
+    """One Smithy JSON AST document holding every service in `services`."""
+    shapes: dict[str, Any] = {}
+    for service in services:
+        shapes.update(_service_shapes(loader, service))
+    return {"smithy": "2.0", "shapes": shapes}
+
+
+def _service_shapes(loader: Any, service: str) -> dict[str, Any]:
+    model = loader.load_service_model(service, "service-2")
+    waiters = loader.load_service_model(service, "waiters-2").get("waiters", {})
+    namespace = namespace_of(service)
+    converter = _Converter(namespace, model.get("shapes", {}))
+    by_operation: dict[str, dict[str, Any]] = {}
+    for name in sorted(waiters):
+        config = waiters[name]
+        by_operation.setdefault(config["operation"], {})[name] = _waiter(config)
+    operations = model.get("operations", {})
+    out: dict[str, Any] = {}
+    for operation, trait in sorted(by_operation.items()):
+        body = operations.get(operation)
+        if body is None:
+            raise UsageError(
+                f"botocore {service}: waiter {', '.join(trait)} polls operation "
+                f"{operation}, which service-2.json does not define; update botocore"
+            )
+        out[f"{namespace}#{operation}"] = converter.operation(body, trait)
+    metadata = model.get("metadata", {})
+    traits: dict[str, Any] = {"aws.api#service": {"sdkId": service}}
+    title = metadata.get("serviceFullName")
+    if isinstance(title, str) and title:
+        traits["smithy.api#title"] = title
+    out[f"{namespace}#{_service_name(service)}"] = {
+        "type": "service",
+        "version": str(metadata.get("apiVersion", "")),
+        "operations": [{"target": f"{namespace}#{op}"} for op in sorted(by_operation)],
+        "traits": traits,
+    }
+    out.update(converter.converted)
+    return out
+
+
+def _service_name(service: str) -> str:
+    """The service shape's name: botocore's name as an UpperCamelCase identifier."""
+    parts = service.replace(".", "-").replace("_", "-").split("-")
+    name = "".join(part[:1].upper() + part[1:] for part in parts if part)
+    return ("S" if name[:1].isdigit() else "") + name + "Service"
+
+
+def _waiter(config: Mapping[str, Any]) -> dict[str, Any]:
+    """One botocore waiter as a waitable trait entry (see the module docstring)."""
+    delay = config["delay"]
+    waiter: dict[str, Any] = {
+        "minDelay": delay,
+        "maxDelay": delay,
+        BOTOCORE_MAX_ATTEMPTS: config["maxAttempts"],
+        "acceptors": [
+            {"state": acceptor["state"], "matcher": {BOTOCORE_MATCHER: dict(acceptor)}}
+            for acceptor in config["acceptors"]
+        ],
+    }
+    description = config.get("description")
+    if isinstance(description, str) and description.strip():
+        waiter["documentation"] = description
+    return waiter
+
+
+class _Converter:
+    """Converts the botocore shapes an operation reaches, each once."""
+
+    def __init__(self, namespace: str, shapes: Mapping[str, Any]) -> None:
+        self.namespace = namespace
+        self.shapes = shapes
+        self.converted: dict[str, Any] = {}
+
+    def target(self, name: str) -> dict[str, str]:
+        """`{"target": id}` for botocore shape `name`, converting it (and what it reaches)."""
+        shape_id = f"{self.namespace}#{name}"
+        if shape_id not in self.converted:
+            self.converted[shape_id] = {}  # placeholder: recursive shapes end here
+            self.converted[shape_id] = self.shape(name, self.shapes[name])
+        return {"target": shape_id}
+
+    def operation(
+        self, body: Mapping[str, Any], trait: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        result: dict[str, Any] = {"type": "operation"}
+        for side in ("input", "output"):
+            ref = body.get(side)
+            if isinstance(ref, Mapping) and "shape" in ref:
+                result[side] = self.target(ref["shape"])
+        errors = [self.target(e["shape"]) for e in body.get("errors", [])]
+        if errors:
+            result["errors"] = errors
+        result["traits"] = {"smithy.waiters#waitable": dict(trait)}
+        return result
+
+    def shape(self, name: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        kind = body.get("type")
+        if kind == "structure":
+            return self.structure(body)
+        if kind == "list":
+            return {"type": "list", "member": self.target(body["member"]["shape"])}
+        if kind == "map":
+            return {
+                "type": "map",
+                "key": self.target(body["key"]["shape"]),
+                "value": self.target(body["value"]["shape"]),
+            }
+        if kind in _SIMPLE:
+            return {"type": _SIMPLE[kind]}
+        raise UsageError(
+            f"botocore shape {name} has type {kind!r}, which generate-waiters does not "
+            "know; report it with the botocore version"
+        )
+
+    def structure(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        required = set(body.get("required", []))
+        members: dict[str, Any] = {}
+        for member, ref in body.get("members", {}).items():
+            entry: dict[str, Any] = self.target(ref["shape"])
+            if member in required:
+                entry["traits"] = {"smithy.api#required": {}}
+            members[member] = entry
+        traits: dict[str, Any] = {}
+        if body.get("exception"):
+            traits["smithy.api#error"] = "server" if body.get("fault") else "client"
+            status = body.get("error", {}).get("httpStatusCode")
+            if isinstance(status, int) and not isinstance(status, bool):
+                traits["smithy.api#httpError"] = status
+        kind = "union" if body.get("union") else "structure"
+        result: dict[str, Any] = {"type": kind, "members": members}
+        if traits:
+            result["traits"] = traits
+        return result
