@@ -40,18 +40,18 @@ def _source(package: str | None, model: str | None) -> WaiterSource:
     if package is not None and model is not None:
         raise click.UsageError("give one of --package and --model")
     try:
+        importlib.import_module("boto3")
+    except ImportError:
+        raise click.UsageError(
+            "waitable wait needs boto3; install it with pip install 'waitable[cli]'"
+        ) from None
+    try:
         if package is not None:
             return PackageSource(package)
         if model is not None:
             return ModelSource(model)
     except SourceError as exc:
         raise click.UsageError(str(exc)) from None
-    try:
-        importlib.import_module("boto3")
-    except ImportError:
-        raise click.UsageError(
-            "waitable wait needs boto3; install it with pip install 'waitable[cli]'"
-        ) from None
     return BotocoreSource()
 
 
