@@ -147,10 +147,14 @@ def plan_generation(
     root_doc = None
     if any(group.path for group in groups):
         names = ", ".join(f"`{group.path[-1]}`" for group in groups)
+        origin = (
+            "botocore's waiter data"
+            if all(package.botocore for package in packages)
+            else "a Smithy model"
+        )
         root_doc = docstring_literal(
             _wrap(
-                "Waiters generated from a Smithy model, one subpackage per service: "
-                f"{names}."
+                f"Waiters generated from {origin}, one subpackage per service: {names}."
             ),
             0,
         )
