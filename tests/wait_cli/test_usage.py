@@ -141,6 +141,27 @@ def test_generated_package(
     assert result.exit_code == ExitCode.SUCCESS, result.output
 
 
+def test_package_generated_from_botocore_keeps_botocores_deadline(
+    tmp_path: Path, fresh: MotoServer, unique_name: str
+) -> None:
+    from waitable_codegen import generate
+
+    generate([], tmp_path / "wait_cli_botocore_s3", botocore=["s3"])
+    sys.path.insert(0, str(tmp_path))
+    try:
+        listed = run_wait(None, "--package", "wait_cli_botocore_s3", "--list", "s3")
+        assert "bucket-exists" in listed.stdout
+        assert "every 5 s, at most 20 attempts" in listed.stdout
+        aws_client(fresh, "s3").create_bucket(Bucket=unique_name)
+        args = ["--package", "wait_cli_botocore_s3", "s3", "bucket-exists"]
+        result = run_wait(fresh, *args, "--bucket", unique_name)
+        assert result.exit_code == ExitCode.SUCCESS, result.output
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [m for m in sys.modules if m.startswith("wait_cli_botocore_s3")]:
+            del sys.modules[name]
+
+
 def test_smithy_model_file(fresh: MotoServer, unique_name: str) -> None:
     model = str(DYNAMODB_MODEL)
     listed = run_wait(None, "--model", model, "--list")

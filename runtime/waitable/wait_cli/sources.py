@@ -114,14 +114,22 @@ def _botocore_loader(
 
 
 def _entry(cls: type[Waiter[Any, Any]], origin: str) -> WaiterEntry:
+    """A generated class's entry; one generated from botocore's data keeps its deadline."""
     definition = cls.definition
+    attempts = getattr(cls, "botocore_max_attempts", None)
+    if isinstance(attempts, int):
+        deadline: float | None = float(definition.min_delay * attempts)
+        summary = f"every {definition.min_delay:g} s, at most {attempts} attempts"
+    else:
+        deadline = None
+        summary = f"delays {definition.min_delay:g}-{definition.max_delay:g} s"
     return WaiterEntry(
         cli_name=kebab(definition.name),
         name=definition.name,
         operation=definition.operation,
         load=lambda: cls,
-        default_max_wait=None,
-        summary=f"{origin}, delays {definition.min_delay}-{definition.max_delay} s",
+        default_max_wait=deadline,
+        summary=f"{summary} ({origin})",
     )
 
 
