@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import keyword
 import subprocess
 import sys
 import tempfile
@@ -22,6 +23,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from waitable_codegen import generate, literals
+from waitable_codegen.jmespath import layout
 
 from waitable_codegen import render
 
@@ -227,3 +229,52 @@ def test_a_file_the_check_cannot_vouch_for_is_formatted_by_black_and_counted() -
     assert formatted != long_call
     assert render.settled(formatted, "example.py") == formatted
     assert render.stats.files == before + 1
+
+
+# --- the compiled-function layout against black, shape by shape
+
+_LOCAL = st.from_regex(r"[a-z][a-z_]{0,50}[a-z]", fullmatch=True).filter(
+    lambda name: not keyword.iskeyword(name)
+)
+_SHAPES = (
+    '{t} = {x}.get("{k}") if isinstance({x}, dict) else None',
+    'return {x}.get("{k}") if isinstance({x}, dict) else None',
+    "{t} = [{e} for {e} in _jp.flatten({x}) if {e} is not None]",
+    "if _jp.fn_length({x}) == 1 and _jp.equal({e}, {t}):",
+    'if not ({x} == "{k}" or {x} == "{t}"):',
+    "{t} = _jp.fn_length({x}) == _jp.fn_length({e})",
+    "{t}.append({x})",
+    "for {e} in _jp.flatten({x}):",
+    "for {e} in {x}:",
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    shape=st.sampled_from(_SHAPES),
+    depth=st.integers(1, 6),
+    t=_LOCAL,
+    x=_LOCAL,
+    e=_LOCAL,
+    k=_LOCAL,
+)
+def test_a_long_compiled_line_is_split_as_black_splits_it_or_left_for_black(
+    shape: str, depth: int, t: str, x: str, e: str, k: str
+) -> None:
+    indent = "    " * depth
+    line = indent + shape.format(t=t, x=x, e=e, k=k)
+    lines = layout.layout_line(line)
+    opens = "".join("    " * level + "if value:\n" for level in range(1, depth))
+    needs_body = line.endswith(":")
+
+    def module(body: list[str]) -> str:
+        text = "def f(value: Any) -> Any:\n" + opens + "\n".join(body) + "\n"
+        return text + (indent + "    pass\n" if needs_body else "")
+
+    expected = black.format_str(module([line]), mode=render.black_mode())
+    if lines == [line] and len(line) > layout.LINE_LENGTH:
+        event("left for black")
+        assert not render.certainly_stable(module(lines))
+    else:
+        event("split" if len(lines) > 1 else "fits")
+        assert module(lines) == expected

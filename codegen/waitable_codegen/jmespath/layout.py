@@ -199,6 +199,8 @@ def _trailing_call(
     ):
         return [line]
     prefix, arguments = expression[:start], expression[start + 1 : -1]
+    if not optional and delimiters:
+        return [line]
     if optional:
         strongest = [word for word in delimiters if word in _LOGIC] or delimiters
         if len(strongest) != 1 or not set(delimiters) <= _COMPARATORS | _LOGIC:
