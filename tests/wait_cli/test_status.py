@@ -77,7 +77,7 @@ def test_seen_shows_the_error_or_what_the_path_reads() -> None:
 
 def test_live_line_counts_down_the_next_poll() -> None:
     stream = io.StringIO()
-    status = Status(stream, "ec2 instance-running", DEFINITION, live=True)
+    status = Status(stream, "ec2 instance-running", DEFINITION, live=True, columns=120)
     clock = VirtualClock()
     sleeper = StatusClock(status, clock)
     status.attempt(attempt(1, instances("pending")))
@@ -97,6 +97,15 @@ def test_live_line_counts_down_the_next_poll() -> None:
     last = "ec2 instance-running: attempt 2, 10.2 s elapsed, retry: running"
     assert frames[4] == last + " " * (len(base) + 18 - len(last)) + "\n"
     assert len(frames) == 5
+
+
+def test_live_line_fits_the_terminal() -> None:
+    stream = io.StringIO()
+    status = Status(stream, "ec2 instance-running", DEFINITION, live=True, columns=40)
+    status.attempt(attempt(1, instances("pending")))
+    assert (
+        stream.getvalue() == "\r" + "ec2 instance-running: attempt 1, 0.2 s "[:38] + "…"
+    )
 
 
 def test_log_lines_when_not_a_terminal() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -242,7 +243,13 @@ def wait(
     label = f"{service} {name}"
     status = None
     if not quiet:
-        status = Status(sys.stderr, label, None, live=sys.stderr.isatty())
+        status = Status(
+            sys.stderr,
+            label,
+            None,
+            live=sys.stderr.isatty(),
+            columns=shutil.get_terminal_size().columns,
+        )
     began = monotonic()
     try:
         client = _client(service, profile, region, endpoint_url)

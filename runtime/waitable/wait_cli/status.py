@@ -55,7 +55,8 @@ def _short(value: Any) -> str:
 class Status:
     """The progress of one wait, written to `stream`: live (`\\r` rewrites) or as log lines.
 
-    `definition` (set once the waiter class is loaded) says which path to show.
+    `definition` (set once the waiter class is loaded) says which path to show;
+    the live line is cut to the terminal's `columns` so that `\\r` can rewrite it.
     """
 
     def __init__(
@@ -65,8 +66,10 @@ class Status:
         definition: WaiterDefinition | None,
         *,
         live: bool,
+        columns: int = 80,
     ) -> None:
         self.stream = stream
+        self.columns = columns
         self.label = label
         self.definition = definition
         self.live = live
@@ -120,6 +123,8 @@ class Status:
         text = f"{self.label}: {self._describe(self.last)}"
         if remaining is not None:
             text += f", next poll in {math.ceil(remaining)} s"
+        if len(text) >= self.columns:  # a wrapped line cannot be rewritten with \r
+            text = text[: max(self.columns - 2, 1)] + "…"
         padding = " " * max(0, self.width - len(text))
         self.stream.write(f"\r{text}{padding}")
         self.stream.flush()
