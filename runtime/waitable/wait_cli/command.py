@@ -283,7 +283,7 @@ def wait(
         if output == "json":
             click.echo(json.dumps(_data(exc.result.to_data(), exc), indent=2))
         _fail(str(exc), exit_code_of(exc), quiet)
-    except Exception as exc:  # a client that cannot even be called: credentials, DNS
+    except Exception as exc:  # unforeseen: a bug here or in a client library
         if status is not None:
             status.finish()
         _fail(f"{label}: {type(exc).__name__}: {exc}", ExitCode.UNEXPECTED_ERROR, quiet)
