@@ -278,3 +278,23 @@ def test_a_long_compiled_line_is_split_as_black_splits_it_or_left_for_black(
     else:
         event("split" if len(lines) > 1 else "fits")
         assert module(lines) == expected
+
+
+def test_packages_from_botocore_data_are_in_black_layout_without_black(
+    tmp_path: Path,
+) -> None:
+    """`--botocore all`: every service's package, no fallback, black agrees."""
+    pytest.importorskip("botocore")
+    render.clear_caches()
+    before = render.stats.fallbacks
+    result = generate([], tmp_path / "out", botocore=["all"])
+    assert render.stats.fallbacks == before, render.stats.fallback_names[-5:]
+    mode = render.black_mode()
+    sources = [path for path in result.files if path.suffix == ".py"]
+    assert len(sources) > 100
+    changed = [
+        path.name
+        for path in sources
+        if black.format_str(text := path.read_text(), mode=mode) != text
+    ]
+    assert changed == []

@@ -32,7 +32,7 @@ from ..naming import (
     unique_name,
     xform_name,
 )
-from .layout import class_header, tuple_argument
+from .layout import call_value, class_attribute, class_header, tuple_argument
 from .records import (
     AcceptorPlan,
     FieldPlan,
@@ -82,6 +82,8 @@ _ASYNC_WAITER = compose("_w.AsyncWaiter")
 _BOTOCORE_WAITER = compose("_bw.BotocoreDefaultsWaiter")
 _BOTOCORE_ASYNC_WAITER = compose("_bw.AsyncBotocoreDefaultsWaiter")
 _NONE = compose("None")
+_DEFINITION_TARGET = compose("definition: ClassVar[_w.WaiterDefinition]")
+_TAGS_TARGET = compose("tags: ClassVar[tuple[str, ...]]")
 _TAGS = identifier("tags")
 _ERRORS = identifier("errors")
 _MATCHER_CLASSES = {
@@ -387,6 +389,12 @@ def _plan_waiter(
         async_class_header_source=class_header(
             async_class_name, async_base, type_arguments
         ),
+        definition_attribute_source=class_attribute(
+            _DEFINITION_TARGET, compose("{}", definition_name)
+        ),
+        tags_attribute_source=class_attribute(
+            _TAGS_TARGET, compose("{}.tags", definition_name)
+        ),
         docstring_source=docstring_literal(docstring, 4),
         async_docstring_source=docstring_literal(async_docstring, 4),
         deprecated=spec.deprecated,
@@ -500,11 +508,12 @@ def _botocore_matcher(acceptor: dict[str, object], where: str) -> MatcherPlan:
         )
     argument = acceptor.get("argument")
     assert isinstance(argument, str) and isinstance(kind, str)
-    source = compose(
-        "_bw.BotocorePathMatcher({}, {}, _bw.BotocorePathMode.{})",
-        string_literal(argument),
-        literal,
-        identifier(_BOTOCORE_MODES[kind]),
+    mode = compose("_bw.BotocorePathMode.{}", identifier(_BOTOCORE_MODES[kind]))
+    source = call_value(
+        len("            matcher="),  # where waiters.py.jinja places it
+        compose("_bw.BotocorePathMatcher"),
+        [string_literal(argument), literal, mode],
+        12,
     )
     return MatcherPlan(
         "botocore", identifier("BotocorePathMatcher"), botocore_source=source

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..literals import Source, compose, join, pad
+from ..literals import SafePart, Source, compose, join, pad
 from ..naming import Identifier
 
 LINE_LENGTH = 88
@@ -107,3 +107,30 @@ def tuple_argument(keyword: Identifier, items: Sequence[Source], indent: int) ->
             return one_line
     inner = join("", [compose("{}    {},\n", space, item) for item in items])
     return compose("{}{}=(\n{}{}),", space, keyword, inner, space)
+
+
+def call_value(
+    line_start: int, callee: Source, arguments: Sequence[SafePart], indent: int
+) -> Source:
+    """`callee(a, b, c)` as the value of an exploded call's argument line that
+    starts with `line_start` columns (indent and `keyword=`) and ends in `,`:
+    on one line when it fits, else black's split of its last bracket pair (the
+    arguments on one line, or one per line with a trailing comma)."""
+    joined = join(", ", arguments)
+    one_line = compose("{}({})", callee, joined)
+    if line_start + len(one_line) + 1 <= LINE_LENGTH:
+        return one_line
+    space = pad(indent)
+    if indent + 4 + len(joined) <= LINE_LENGTH:
+        return compose("{}(\n{}    {}\n{})", callee, space, joined, space)
+    inner = join("", [compose("{}    {},\n", space, part) for part in arguments])
+    return compose("{}(\n{}{})", callee, inner, space)
+
+
+def class_attribute(target: Source, value: Source) -> Source:
+    """`    target = value` in a class body; when too long, the value in black's
+    parentheses (if it then fits: otherwise left long, for black to settle)."""
+    one_line = compose("    {} = {}", target, value)
+    if len(one_line) <= LINE_LENGTH or 8 + len(value) > LINE_LENGTH:
+        return one_line
+    return compose("    {} = (\n        {}\n    )", target, value)

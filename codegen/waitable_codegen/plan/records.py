@@ -104,6 +104,8 @@ class WaiterPlan:
     output_type: Identifier
     class_header_source: Source
     async_class_header_source: Source
+    definition_attribute_source: Source  # the classes' `definition: ...` line
+    tags_attribute_source: Source  # the classes' `tags: ...` line
     min_delay: int
     max_delay: int
     min_delay_source: Source
