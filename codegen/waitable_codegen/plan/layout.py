@@ -1,10 +1,9 @@
 """Source layout decided up front the way black would decide it.
 
-black formats every generated file; laying out the few line-length-dependent
-constructs the same way beforehand means black finds the file already formatted
-and makes one pass instead of two. A construct laid out differently costs only
-time: black still has the last word. Every piece is composed from safe parts
-(`literals.compose`), never from raw text.
+Generated files are not run through black: the line-length-dependent constructs
+the templates place are laid out here as black lays them out (`render` checks each
+file cheaply and hands one it cannot vouch for to black, counted). Every piece is
+composed from safe parts (`literals.compose`), never from raw text.
 """
 
 from __future__ import annotations
