@@ -372,12 +372,13 @@ def test_generated_names_in_prose_exist(path: Path, doc_packages: Path) -> None:
 COMMANDS = (
     ("from waitable_codegen.cli import main; main()", "--help"),
     ("from waitable.simulate.cli import main; main()", "simulate", "--help"),
+    ("from waitable.simulate.cli import main; main()", "wait", "--help"),
 )
 
 
 @pytest.fixture(scope="session")
 def generator_options() -> set[str]:
-    """The options `generate-waiters --help` and `waitable simulate --help` list."""
+    """The options `generate-waiters --help`, `waitable simulate --help` and `waitable wait --help` list."""
     options: set[str] = set()
     for program, *arguments in COMMANDS:
         done = subprocess.run(
@@ -397,8 +398,8 @@ def test_options_in_prose_are_options_of_generate_waiters(
 ) -> None:
     options = prose_options(path.read_text(encoding="utf-8"))
     wrong = [
-        f"{path.name}:{line}: `{option}` is an option of neither generate-waiters "
-        "nor waitable simulate"
+        f"{path.name}:{line}: `{option}` is an option of none of generate-waiters, "
+        "waitable simulate and waitable wait"
         for option, line in options
         if option not in generator_options
     ]
