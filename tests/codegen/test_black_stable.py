@@ -150,9 +150,6 @@ def nested_models(draw: st.DrawFn) -> dict[str, Any]:
     return shapes
 
 
-_hypothesis_fallbacks: list[str] = []
-
-
 @settings(
     max_examples=40,
     deadline=None,
@@ -168,20 +165,13 @@ def test_black_leaves_generated_models_with_long_and_deep_content_unchanged(
         result = generate(model, Path(scratch) / "out", allow_danger=True)
         assert result.waiters == 1
         fell_back = render.stats.fallback_names[before:]
-        _hypothesis_fallbacks.extend(fell_back)
+        # reported by --hypothesis-show-statistics: how often black was needed
         event(f"black fallbacks: {len(fell_back)}")
         mode = render.black_mode()
         for path in result.files:
             if path.suffix == ".py":
                 text = path.read_text()
                 assert black.format_str(text, mode=mode) == text, path.name
-
-
-def test_zz_report_hypothesis_fallbacks() -> None:
-    """How often the models above needed black (allowed there; reported)."""
-    print(f"\nblack fallbacks on generated models: {len(_hypothesis_fallbacks)}")
-    for name in sorted(set(_hypothesis_fallbacks)):
-        print(f"  {name[:100]}")
 
 
 @given(text=_TEXT | st.text())
