@@ -49,6 +49,11 @@ from .errors import (
     WaiterOperationError,
     WaiterTimeoutError,
 )
+from .botocore_waiters import (
+    AsyncBotocoreDefaultsWaiter,
+    BotocoreDefaultsWaiter,
+    BotocoreWaiter,
+)
 from .config import NamedStrategy, WaiterConfig, named_strategy
 from .custom import (
     AsyncCustomWaiter,
@@ -75,14 +80,17 @@ from .waiter import AsyncWaiter, Waiter
 __all__ = [
     "Acceptor",
     "AcceptorState",
+    "AsyncBotocoreDefaultsWaiter",
     "AsyncClientError",
     "AsyncCustomWaiter",
     "AsyncWaiter",
     "Attempt",
     "Backoff",
+    "BotocoreDefaultsWaiter",
     "BotocoreErrorMatcher",
     "BotocorePathMatcher",
     "BotocorePathMode",
+    "BotocoreWaiter",
     "Clock",
     "Comparator",
     "CustomWaiter",
