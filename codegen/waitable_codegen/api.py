@@ -28,6 +28,7 @@ from .model import (
     read_bytes,
     read_capped,
 )
+from .plan.records import GenerationPlan
 from .plan.search import JMESPATH_MODES, effective_mode
 from .staging import OutputSite
 from .write import (
@@ -152,6 +153,22 @@ def generate(
     del model  # planned: the model's shapes are no longer needed to render
     if not plan.packages:
         return GenerationResult(target, events=events, check=check, jmespath=mode)
+    return render_and_write(plan, target, fingerprint, events, check, force, mode)
+
+
+def render_and_write(
+    plan: GenerationPlan,
+    target: Path,
+    fingerprint: str,
+    events: tuple[ReportedEvent, ...],
+    check: bool,
+    force: bool,
+    mode: str,
+) -> GenerationResult:
+    """Render a plan and write it into `target` (or, with `check`, only compare).
+
+    The one tail of every generation, from a Smithy model or from botocore's data.
+    """
     from .render import render_plan  # jinja2 loads into the memory the model held
 
     files = render_plan(plan)

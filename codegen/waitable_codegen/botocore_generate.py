@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from .api import GenerationResult
+from .api import GenerationResult, render_and_write
 from .botocore_model import botocore_loader, botocore_services, smithy_document
 from .errors import GenerationError, UsageError
 from .fingerprint import inputs_fingerprint
@@ -23,8 +23,6 @@ from .model import Model, ModelError
 from .model.loader import parse_document
 from .model.resolve import build_shapes
 from .plan.search import JMESPATH_MODES, effective_mode
-from .write import apply_changes, exclusive, plan_changes
-from .write_manifest import new_manifest
 
 __all__ = ["generate_botocore"]
 
@@ -77,25 +75,4 @@ def generate_botocore(
     del model
     if not plan.packages:
         return GenerationResult(target, check=check, jmespath=mode)
-    from .render import render_plan
-
-    files = render_plan(plan)
-    manifest = new_manifest(fingerprint, files, [], plan.waiter_count)
-    if check:
-        changes = plan_changes(target, files, force=force)
-    else:
-        with exclusive(target):
-            changes = plan_changes(target, files, force=force)
-            if changes.stale or changes.previous != manifest:
-                apply_changes(target, files, changes, manifest)
-    return GenerationResult(
-        out_dir=target,
-        written=tuple(target / p for p in changes.write),
-        removed=tuple(target / p for p in changes.remove),
-        unchanged=tuple(target / p for p in changes.unchanged),
-        waiters=plan.waiter_count,
-        check=check,
-        jmespath=mode,
-        files=tuple(target / p for p in sorted(files)),
-        kept=tuple(target / p for p in changes.kept),
-    )
+    return render_and_write(plan, target, fingerprint, (), check, force, mode)
