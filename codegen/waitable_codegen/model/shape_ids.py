@@ -34,14 +34,34 @@ def is_identifier(text: object) -> bool:
     return isinstance(text, str) and _IDENTIFIER_RE.fullmatch(text) is not None
 
 
+#: Ids already found valid: a model names the same few ids (`smithy.api#String`,
+#: its trait ids) tens of thousands of times. Exact `str` only; bounded.
+_VALID_SHAPE_IDS: set[str] = set()
+_VALID_MEMBER_IDS: set[str] = set()
+_REMEMBERED = 200_000
+
+
+def _matches(text: object, pattern: re.Pattern[str], valid: set[str]) -> bool:
+    if type(text) is str:
+        if text in valid:
+            return True
+        if pattern.fullmatch(text) is None:
+            return False
+        if len(valid) >= _REMEMBERED:
+            valid.clear()
+        valid.add(text)
+        return True
+    return isinstance(text, str) and pattern.fullmatch(text) is not None
+
+
 def is_shape_id(text: object) -> bool:
     """True for an absolute shape id without a member part (`ns.sub#Name`)."""
-    return isinstance(text, str) and _SHAPE_ID_RE.fullmatch(text) is not None
+    return _matches(text, _SHAPE_ID_RE, _VALID_SHAPE_IDS)
 
 
 def is_member_id(text: object) -> bool:
     """True for an absolute shape id, with or without a member part (`ns#Name$m`)."""
-    return isinstance(text, str) and _MEMBER_ID_RE.fullmatch(text) is not None
+    return _matches(text, _MEMBER_ID_RE, _VALID_MEMBER_IDS)
 
 
 def check_shape_id(
