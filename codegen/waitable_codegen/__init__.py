@@ -5,8 +5,10 @@
 
 from .api import GenerationResult, ReportedEvent, generate
 from .errors import GenerationError, UsageError, ValidationFailed
+from .version import MINIMUM_RUNTIME, __version__
 
 __all__ = [
+    "MINIMUM_RUNTIME",
     "GenerationError",
     "GenerationResult",
     "ReportedEvent",

@@ -20,6 +20,7 @@ from .api import GenerationResult, generate
 from .errors import GenerationError, UsageError, ValidationFailed, safe_text
 from .model import ModelError, read_capped
 from .plan.search import JMESPATH_MODES
+from .version import MINIMUM_RUNTIME, __version__, runtime_version
 
 PLUGIN_DIR_VARIABLE = "SMITHY_PLUGIN_DIR"
 LINE_LIMIT = 2000
@@ -30,6 +31,15 @@ STDIN = "-"
 @click.command(
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="MODEL is a Smithy JSON AST file, a directory of them, or - for stdin.",
+)
+@click.version_option(
+    __version__,
+    "-V",
+    "--version",
+    message=(
+        f"generate-waiters %(version)s (waitable runtime {runtime_version()}; "
+        f"generated code needs waitable >= {MINIMUM_RUNTIME})"
+    ),
 )
 @click.argument("models", nargs=-1, metavar="MODEL...")
 @click.option(

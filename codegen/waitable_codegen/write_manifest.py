@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from .version import MINIMUM_RUNTIME, __version__
+
 MANIFEST_NAME = ".generate-waiters.json"
 GENERATOR = "generate-waiters"
 MANIFEST_LIMIT = 8 * 1024 * 1024
@@ -38,9 +40,12 @@ class Manifest:
     waiters: int = 0
 
     def to_bytes(self) -> bytes:
-        """The manifest file's bytes (sorted keys, so a rerun gives the same bytes)."""
+        """The manifest file's bytes (sorted keys, so a rerun gives the same bytes),
+        with the generator's version and the oldest runtime its code runs on."""
         document = {
             "generator": GENERATOR,
+            "generator_version": __version__,
+            "minimum_runtime": MINIMUM_RUNTIME,
             "fingerprint": self.fingerprint,
             "files": {str(path): sha for path, sha in sorted(self.files.items())},
             "events": [dict(event) for event in self.events],

@@ -75,6 +75,7 @@ from .receive import ReceiveTimeoutError, receive_next
 from .rate_limit import Limiter, RateLimiter, limit_rate
 from .results import Attempt, Retry, WaiterResult
 from .steps import PollStep, SavedWait
+from .version import __version__, require
 from .waiter import AsyncWaiter, Waiter
 
 __all__ = [
@@ -144,4 +145,5 @@ __all__ = [
     "limit_rate",
     "named_strategy",
     "receive_next",
+    "require",
 ]

@@ -10,10 +10,11 @@ generator itself (a shape id, a name for messages) and never reaches a file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..literals import Source
 from ..naming import Identifier
+from .runtime_check import runtime_check
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,8 @@ class GenerationPlan:
     header_lines: tuple[Source, ...]  # for the root files: every package's models
     packages: tuple[PackagePlan, ...]
     root_docstring_source: Source | None = None  # set when services get subpackages
+    # what every generated __init__.py runs first: the installed runtime is new enough
+    runtime_check_source: Source = field(default_factory=runtime_check)
 
     @property
     def waiter_count(self) -> int:
