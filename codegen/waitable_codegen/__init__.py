@@ -5,7 +5,8 @@
 
 from .api import GenerationResult, ReportedEvent, generate
 from .errors import GenerationError, UsageError, ValidationFailed
-from .version import MINIMUM_RUNTIME, __version__
+from .version import MINIMUM_RUNTIME
+from .version import __version__ as __version__
 
 __all__ = [
     "MINIMUM_RUNTIME",

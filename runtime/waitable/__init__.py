@@ -75,7 +75,8 @@ from .receive import ReceiveTimeoutError, receive_next
 from .rate_limit import Limiter, RateLimiter, limit_rate
 from .results import Attempt, Retry, WaiterResult
 from .steps import PollStep, SavedWait
-from .version import __version__, require
+from .version import __version__ as __version__
+from .version import require
 from .waiter import AsyncWaiter, Waiter
 
 __all__ = [

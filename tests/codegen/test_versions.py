@@ -114,3 +114,17 @@ def test_a_runtime_without_the_check_fails_the_import_with_one_clear_line(
         f"{MINIMUM_RUNTIME} but an older waitable is installed; run pip install "
         f"'waitable>={MINIMUM_RUNTIME}'"
     )
+
+
+def test_the_runtime_readme_shows_the_real_header_and_error(generated: Path) -> None:
+    """runtime/README.md's compatibility section quotes what the code prints."""
+    readme = (Path(__file__).parents[2] / "runtime" / "README.md").read_text()
+    header = (generated / "__init__.py").read_text().splitlines()[:2]
+    assert "\n".join(header) in readme
+    with pytest.MonkeyPatch.context() as patch:
+        import waitable
+
+        patch.setattr(waitable, "__version__", "0.1.0")
+        with pytest.raises(ImportError) as raised:
+            waitable.require(MINIMUM_RUNTIME, "my_waiters")
+    assert f"ImportError: {raised.value}\n" in readme

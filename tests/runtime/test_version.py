@@ -30,7 +30,7 @@ def test_a_checkout_without_metadata_still_has_a_version(
     def missing(name: str) -> str:
         raise metadata.PackageNotFoundError(name)
 
-    monkeypatch.setattr(version.metadata, "version", missing)
+    monkeypatch.setattr(metadata, "version", missing)
     assert version._installed_version() == "0.2.0"
 
 
