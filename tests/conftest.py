@@ -1,17 +1,55 @@
-"""Suite-wide settings: hypothesis draws the same examples on every CI run.
+"""Suite-wide settings: hypothesis draws the same examples on every CI run, and a
+clone without the shared corpora skips what needs them with one clear reason.
 
 Under `CI=true` (what `.ci/run` runs with) the "ci" profile derandomizes hypothesis,
 so a submission's result does not depend on the examples a random seed happened to
 draw; a developer's run keeps exploring new examples, and a failure it finds is
 kept in `.hypothesis/` and becomes an `@example` in the test.
+
+A test or fixture that fails only because a `../shared` file is missing is
+reported as skipped with `shared_corpora.missing_reason`; modules that read the
+corpora while being collected use `shared_corpora.shared_path`/`has_shared`.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
+from shared_corpora import SHARED, missing_reason
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+def _missing_shared_file(error: BaseException | None) -> tuple[str, ...] | None:
+    """The parts under ../shared of a file a FileNotFoundError (or its causes)
+    names, when ../shared lacks it; None for any other error."""
+    seen = 0
+    while error is not None and seen < 20:
+        if isinstance(error, FileNotFoundError) and error.filename:
+            path = Path(os.fsdecode(error.filename)).absolute()
+            if path.is_relative_to(SHARED) and not path.exists():
+                return path.relative_to(SHARED).parts
+        error = error.__cause__ or error.__context__
+        seen += 1
+    return None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> object:
+    """A test or fixture that fails only because a ../shared file is missing is
+    reported as skipped, with `missing_reason`, not as a failure or an error."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if not report.failed or call.excinfo is None:
+        return None
+    parts = _missing_shared_file(call.excinfo.value)
+    if parts is not None:
+        report.outcome = "skipped"
+        line = item.location[1] or 0
+        report.longrepr = (str(item.path), line, f"Skipped: {missing_reason(*parts)}")
+    return None

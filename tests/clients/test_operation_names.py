@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from shared_corpora import shared_path
+
 import json
 from pathlib import Path
 
@@ -25,6 +27,7 @@ def operation_names() -> list[str]:
 
 
 def test_the_generator_names_every_operation_as_botocore_does() -> None:
+    shared_path("models")
     names = operation_names()
     assert len(names) > 3000
     different = {

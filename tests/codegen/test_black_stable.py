@@ -19,6 +19,7 @@ from typing import Any
 
 import black
 import pytest
+from shared_corpora import shared_path
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,7 @@ from .corpus_output import CHECKSUM_FILE, generate_cases, output_files
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, bytes]]:
     """Every corpus case generated from a cold start: case → (path → bytes)."""
+    shared_path("models")
     root = tmp_path_factory.mktemp("black_stable")
     render.clear_caches()
     before = render.stats.fallbacks
@@ -191,6 +193,7 @@ def test_the_fast_paths_of_literals_write_what_the_character_loop_writes(
 def test_cold_generation_does_not_import_black(tmp_path: Path) -> None:
     """Black is a dev dependency of the generator: a run whose output needs no
     fallback never imports it."""
+    shared_path("models", "api-models-aws")
     code = (
         "import sys\n"
         "from waitable_codegen import generate\n"

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_corpora import shared_path
 from click.testing import CliRunner, Result
 
 from waitable_codegen.cli import main
@@ -128,6 +129,7 @@ def test_validation_events_print_one_per_line_in_smithys_form(tmp_path: Path) ->
 
 
 def test_warnings_print_and_generation_goes_on(tmp_path: Path) -> None:
+    shared_path("conformance", "smithy-waiters-errorfiles")
     done = run(str(ERRORFILES / "invalid-errorType.json"), "-o", str(tmp_path / "o"))
     assert done.exit_code == 0
     assert done.stderr.startswith("[WARNING] smithy.example#A: Waiter `A`, acceptor 0:")
@@ -135,6 +137,7 @@ def test_warnings_print_and_generation_goes_on(tmp_path: Path) -> None:
 
 
 def test_allow_danger_lets_danger_through(tmp_path: Path) -> None:
+    shared_path("conformance", "smithy-waiters-errorfiles")
     model = str(ERRORFILES / "invalid-output-structure-member-access.json")
     assert run(model, "-o", str(tmp_path / "o")).exit_code == 1
     allowed = run(model, "-o", str(tmp_path / "o"), "--allow-danger")

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_corpora import shared_path
 
 from waitable_codegen import generate
 
@@ -62,6 +63,7 @@ def valid_conformance_models() -> list[Path]:
 def test_every_waiter_of_the_corpus_becomes_a_sync_and_an_async_class(
     corpus: tuple[Path, dict[str, int]],
 ) -> None:
+    shared_path("models")
     root, counts = corpus
     assert len(counts) == len(corpus_files()) == 64
     sync = asynchronous = 0
@@ -76,6 +78,7 @@ def test_every_waiter_of_the_corpus_becomes_a_sync_and_an_async_class(
 def test_every_generated_package_imports_and_passes_mypy_strict(
     corpus: tuple[Path, dict[str, int]],
 ) -> None:
+    shared_path("models")
     root, counts = corpus
     extra = [f"conformance_{package_name(m)}" for m in valid_conformance_models()]
     assert len(extra) == 4

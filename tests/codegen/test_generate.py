@@ -11,6 +11,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from shared_corpora import shared_path
 
 from waitable_codegen import GenerationError, ValidationFailed, generate
 from waitable_codegen import write as write_module
@@ -234,6 +235,7 @@ def test_a_model_without_waiters_writes_nothing(tmp_path: Path) -> None:
 def test_error_events_stop_generation_before_anything_is_written(
     tmp_path: Path,
 ) -> None:
+    shared_path("conformance", "smithy-waiters-errorfiles")
     with pytest.raises(ValidationFailed) as caught:
         generate(ERRORFILES / "minDelay-greater-than-maxDelay.json", tmp_path / "out")
     assert [(e.severity, e.shape_id, e.event_id) for e in caught.value.events] == [
@@ -246,6 +248,7 @@ def test_error_events_stop_generation_before_anything_is_written(
 def test_danger_stops_generation_unless_allowed_and_warnings_do_not(
     tmp_path: Path,
 ) -> None:
+    shared_path("conformance", "smithy-waiters-errorfiles")
     danger = ERRORFILES / "output-on-bad-shapes.json"
     with pytest.raises(ValidationFailed, match="--allow-danger"):
         generate(danger, tmp_path / "danger")

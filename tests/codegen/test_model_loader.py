@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_corpora import needs_shared
 
 from waitable_codegen.model import ModelError, load_model, load_text
 
@@ -216,6 +217,7 @@ def test_nested_resources_put_their_operations_in_the_service_closure(
     assert "ns#Outside" not in model.closure("ns#Service")
 
 
+@needs_shared("conformance", "smithy-waiters-errorfiles")
 @pytest.mark.parametrize(
     "path", sorted(ERRORFILES.glob("*.json")), ids=lambda p: p.stem
 )

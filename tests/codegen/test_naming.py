@@ -8,6 +8,7 @@ import re
 
 import botocore  # type: ignore[import-untyped]
 import pytest
+from shared_corpora import shared_path
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -39,6 +40,7 @@ def corpus_operation_names() -> list[str]:
 
 
 def test_method_names_equal_botocore_for_every_operation_in_the_corpus() -> None:
+    shared_path("models")
     names = corpus_operation_names()
     assert len(names) > 3000
     mismatches = [

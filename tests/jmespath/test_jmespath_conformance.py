@@ -11,6 +11,7 @@ from typing import Any
 
 import jmespath
 import pytest
+from shared_corpora import needs_shared, shared_path
 
 from waitable.jmespath_runtime import JMESPathEvaluationError
 from waitable_codegen.jmespath import JMESPathCompileError, compile
@@ -23,11 +24,13 @@ BENCHMARKS = [(i, g, c) for i, g, c in CASES if "bench" in c]
 
 
 def test_the_suite_is_all_here() -> None:
+    shared_path("conformance", "jmespath")
     assert len(CHECKED) == 892
     assert len(BENCHMARKS) == 16
     assert len(CHECKED) + len(BENCHMARKS) == len(CASES)
 
 
+@needs_shared("conformance", "jmespath")
 @pytest.mark.parametrize(
     ("given", "case"), [c[1:] for c in CHECKED], ids=[c[0] for c in CHECKED]
 )
@@ -45,6 +48,7 @@ def test_compliance_case(given: Any, case: dict[str, Any]) -> None:
         assert same_json(result, case["result"]), (result, case["result"])
 
 
+@needs_shared("conformance", "jmespath")
 @pytest.mark.parametrize(
     ("given", "case"), [c[1:] for c in BENCHMARKS], ids=[c[0] for c in BENCHMARKS]
 )

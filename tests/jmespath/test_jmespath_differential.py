@@ -23,6 +23,7 @@ import re
 from typing import Any
 
 import pytest
+from shared_corpora import needs_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jmespath import exceptions as jmespath_exceptions
@@ -226,6 +227,7 @@ def test_suite_expressions_agree_with_the_interpreter(document: Any) -> None:
         _check(expression, document)
 
 
+@needs_shared("models")
 @pytest.mark.parametrize("expression", waiter_paths())
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())

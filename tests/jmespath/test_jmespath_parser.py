@@ -8,6 +8,7 @@ from typing import Any
 
 import jmespath.exceptions
 import pytest
+from shared_corpora import shared_path
 from hypothesis import given
 from hypothesis import strategies as st
 from jmespath.parser import Parser
@@ -54,6 +55,7 @@ def positions(node: Node) -> list[int]:
 
 
 def test_the_compliance_suite_is_there() -> None:
+    shared_path("conformance", "jmespath")
     assert len(EXPRESSIONS) > 800
 
 

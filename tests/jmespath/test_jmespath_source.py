@@ -11,6 +11,7 @@ from typing import Any
 
 import black
 import pytest
+from shared_corpora import shared_path
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from jmespath_cases import conformance_cases, waiter_paths
@@ -117,6 +118,7 @@ def test_runtime_errors_point_into_readable_source() -> None:
 
 def test_generated_functions_need_only_the_runtime(tmp_path: Any) -> None:
     """The generator, black, jinja2, click and jmespath stay unimported."""
+    shared_path("models")
     sources = [
         compile_to_source(path, f"path_{n}") for n, path in enumerate(waiter_paths())
     ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from shared_corpora import shared_path
+
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +21,7 @@ def _sample() -> list[str]:
 
 
 def test_a_module_of_compiled_functions_passes_mypy_strict(tmp_path: Path) -> None:
+    shared_path("models")
     parts = ["from typing import Any\n\nfrom waitable import jmespath_runtime as _jp\n"]
     for number, expression in enumerate(_sample()):
         try:

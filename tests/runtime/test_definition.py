@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_corpora import shared_path
 
 from waitable import (
     Acceptor,
@@ -198,6 +199,7 @@ def corpus_waiters() -> list[tuple[str, str, dict[str, Any], tuple[ModeledError,
 
 def test_every_waiter_of_the_shared_models_builds() -> None:
     """All 278 real waiters, field for field."""
+    shared_path("models")
     waiters = corpus_waiters()
     assert len(waiters) >= 246
     kinds = {"output": OutputMatcher, "inputOutput": InputOutputMatcher}

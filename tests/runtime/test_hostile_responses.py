@@ -25,6 +25,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from shared_corpora import has_shared, shared_path
+
 from waitable import (
     Acceptor,
     AcceptorState,
@@ -198,8 +200,12 @@ def generated_definitions() -> list[WaiterDefinition]:
 
 
 def model_definitions() -> list[WaiterDefinition]:
-    """The waiters of a few shared AWS models whose paths call functions and filter."""
+    """The waiters of a few shared AWS models whose paths call functions and filter
+    (none in a clone without ../shared: `test_the_shared_models_are_included` says so).
+    """
     found: list[WaiterDefinition] = []
+    if not has_shared("models", "api-models-aws"):
+        return found
     for name in (
         "ecs-2014-11-13.json",
         "auto-scaling-2011-01-01.json",
@@ -287,6 +293,14 @@ BASE_DEFINITIONS = (
     + generated_definitions()
     + model_definitions()
 )
+
+
+def test_the_shared_models_are_included() -> None:
+    shared_path("models", "api-models-aws")
+    assert len(model_definitions()) > 10
+    assert set(model_definitions()) <= set(BASE_DEFINITIONS)
+
+
 DEFINITIONS = {
     f"{mode}:{d.operation}.{d.name}": convert(d)
     for d in BASE_DEFINITIONS

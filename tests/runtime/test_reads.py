@@ -20,6 +20,7 @@ from typing import Any
 
 import jmespath
 import pytest
+from shared_corpora import has_shared, missing_reason, needs_shared, shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,9 +71,11 @@ def only_read_parts(value: Any, reads: Reads) -> Any:
 
 
 def test_the_compliance_suite_is_all_there() -> None:
+    shared_path("conformance", "jmespath")
     assert len(CASES) == 742
 
 
+@needs_shared("conformance", "jmespath")
 @pytest.mark.parametrize("source", sorted({c[0] for c in CASES}))
 def test_converting_the_read_parts_gives_the_same_result_on_the_compliance_suite(
     source: str,
@@ -101,9 +104,13 @@ def corpus_paths() -> list[str]:
 
 
 PATHS = corpus_paths()
+needs_models = pytest.mark.skipif(
+    not has_shared("models"), reason=missing_reason("models")
+)
 
 
 def test_most_real_paths_read_only_part_of_the_output() -> None:
+    shared_path("models")
     partial = [path for path in PATHS if not reads_of(path).whole]
     assert len(PATHS) > 100 and len(partial) / len(PATHS) > 0.9
 
@@ -182,6 +189,7 @@ def path_and_data(draw: st.DrawFn) -> tuple[str, Any]:
     return path, draw(shaped_like(reads_of(path)))
 
 
+@needs_models
 @settings(max_examples=400, deadline=None)
 @given(path_and_data())
 def test_converting_the_read_parts_gives_the_same_result_for_every_real_waiter_path(
@@ -218,6 +226,7 @@ json_data = st.recursive(
 )
 
 
+@needs_models
 @settings(max_examples=200, deadline=None)
 @given(path=st.sampled_from(PATHS), data=json_data)
 def test_json_data_is_used_as_it_is(path: str, data: Any) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_corpora import has_shared, shared_path
 
 from waitable import (
     SavedWait,
@@ -36,7 +37,7 @@ DYNAMODB = SHARED / "models" / "api-models-aws" / "dynamodb-2012-08-10.json"
 
 def table_exists() -> WaiterDefinition:
     """DynamoDB's TableExists, read from the corpus model's waitable trait."""
-    model = json.loads(DYNAMODB.read_text())
+    model = json.loads(shared_path(*DYNAMODB.relative_to(SHARED).parts).read_text())
     operation = model["shapes"]["com.amazonaws.dynamodb#DescribeTable"]
     trait = operation["traits"]["smithy.waiters#waitable"]["TableExists"]
     return WaiterDefinition.from_trait(
@@ -44,17 +45,21 @@ def table_exists() -> WaiterDefinition:
     )
 
 
-CORPUS = {
-    "table active after two polls": Scenario(
-        table_exists(),
-        [
-            {"Table": {"TableStatus": "CREATING"}},
-            {"Table": {"TableStatus": "CREATING"}},
-            {"Table": {"TableStatus": "ACTIVE"}},
-        ],
-        [],
-    ),
-}
+CORPUS = (
+    {}
+    if not has_shared(*DYNAMODB.relative_to(SHARED).parts)
+    else {
+        "table active after two polls": Scenario(
+            table_exists(),
+            [
+                {"Table": {"TableStatus": "CREATING"}},
+                {"Table": {"TableStatus": "CREATING"}},
+                {"Table": {"TableStatus": "ACTIVE"}},
+            ],
+            [],
+        ),
+    }
+)
 ALL = {**SCENARIOS, **CORPUS}
 
 Decision = tuple[int, float, float, str, int | None, str | None]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from shared_corpora import shared_path
 
 from waitable_codegen.model import load_model
 from waitable_codegen.validation import Severity, ValidationEvent, validate
@@ -22,12 +23,14 @@ MODELS = sorted((SHARED / "models").glob("*/*.json"))
 
 
 def test_the_corpus_holds_64_models() -> None:
+    shared_path("models")
     assert len(MODELS) == 64
 
 
 @pytest.fixture(scope="module")
 def corpus_events() -> dict[str, tuple[list[ValidationEvent], dict[str, object]]]:
     """Each model's events, and the suppress traits of the shapes they name."""
+    shared_path("models")
     found = {}
     for path in MODELS:
         loaded = load_model([path])
@@ -54,6 +57,7 @@ def test_no_model_has_an_error_or_a_danger(
 def test_invalid_error_types_are_all_suppressed_by_the_models_own_traits(
     corpus_events: dict[str, tuple[list[ValidationEvent], dict[str, object]]],
 ) -> None:
+    shared_path("models")
     invalid = [
         (event, suppress.get(event.shape_id))
         for events, suppress in corpus_events.values()
@@ -69,6 +73,7 @@ def test_invalid_error_types_are_all_suppressed_by_the_models_own_traits(
 def test_the_only_unsuppressed_event_is_mediapackagev2s_unknown_member(
     corpus_events: dict[str, tuple[list[ValidationEvent], dict[str, object]]],
 ) -> None:
+    shared_path("models")
     shown = [
         str(event)
         for events, _ in corpus_events.values()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from shared_corpora import needs_shared, shared_path
 
 from waitable_codegen.model import load_model
 from waitable_codegen.validation import Severity, ValidationEvent, validate
@@ -63,10 +64,12 @@ def read_errors(path: Path) -> list[Expected]:
 
 
 def test_all_22_cases_are_present() -> None:
+    shared_path("conformance", "smithy-waiters-errorfiles")
     assert len(CASES) == 22
     assert all(case.with_suffix(".errors").is_file() for case in CASES)
 
 
+@needs_shared("conformance", "smithy-waiters-errorfiles")
 @pytest.mark.parametrize("case", CASES, ids=[case.stem for case in CASES])
 def test_errorfile(case: Path) -> None:
     expected = read_errors(case.with_suffix(".errors"))

@@ -7,6 +7,7 @@ import warnings
 from typing import Any
 
 import pytest
+from shared_corpora import shared_path
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -385,6 +386,7 @@ _NOT_EVALUATED_AS_JMESPATH = {
 def test_on_concrete_data_without_problems_the_result_is_jmespaths() -> None:
     """Over the JMESPath compliance suite, where the analysis finds no problem on
     the suite's own data, it computes the very result JMESPath specifies."""
+    shared_path("conformance", "jmespath")
     compared = 0
     for path in sorted((SHARED / "conformance" / "jmespath").glob("*.json")):
         if path.name == "benchmarks.json":

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from shared_corpora import shared_path
 
 from clients.conftest import AWS_MODELS, MotoServer
 from waitable.botocore_waiters import service_waiters
@@ -163,6 +164,7 @@ def test_package_generated_from_botocore_keeps_botocores_deadline(
 
 
 def test_smithy_model_file(fresh: MotoServer, unique_name: str) -> None:
+    shared_path("models")
     model = str(DYNAMODB_MODEL)
     listed = run_wait(None, "--model", model, "--list")
     assert listed.stdout.split() == ["dynamodb"]
