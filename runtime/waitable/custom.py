@@ -58,12 +58,7 @@ from .matching import (
     match_error,
     match_output,
 )
-from .options import (
-    WaitOptions,
-    resolve_options,
-    validate_max_attempts,
-    validate_seconds,
-)
+from .options import WaitOptions, validate_max_attempts, validate_seconds
 from .results import WaiterResult
 from .steps import SavedWait
 from .waiter import AsyncWaiter, Waiter, _WaiterBase
@@ -432,13 +427,12 @@ class _CustomBase(_WaiterBase[Any, Any]):
         if max_attempts is None:
             max_attempts = cls.default_max_attempts
         unbounded = max_wait_time is None and max_attempts is not None
-        options = resolve_options(
-            self.definition,
-            max_wait_time=1 if unbounded else max_wait_time,
-            min_delay=min_delay,
-            max_delay=max_delay,
-            max_attempts=max_attempts,
-            backoff=self.backoff if backoff is None else backoff,
+        options = super()._options(
+            1 if unbounded else max_wait_time,
+            min_delay,
+            max_delay,
+            max_attempts,
+            backoff,
         )
         if unbounded:
             options = dataclasses.replace(options, max_wait_time=math.inf)
