@@ -4,10 +4,24 @@ boto3, aiobotocore and plain callables need none: a generated waiter takes them
 as they are. A smithy-python client goes through `smithy_python_waiter`.
 """
 
+from .smithy_errors import (
+    SmithyPythonConnectionError,
+    SmithyPythonTimeoutError,
+    SmithyPythonTransportError,
+    SmithyPythonUnmodeledError,
+)
 from .smithy_python import (
     SmithyPythonAdapterError,
     SmithyPythonOperation,
     smithy_python_waiter,
 )
 
-__all__ = ["SmithyPythonAdapterError", "SmithyPythonOperation", "smithy_python_waiter"]
+__all__ = [
+    "SmithyPythonAdapterError",
+    "SmithyPythonConnectionError",
+    "SmithyPythonOperation",
+    "SmithyPythonTimeoutError",
+    "SmithyPythonTransportError",
+    "SmithyPythonUnmodeledError",
+    "smithy_python_waiter",
+]

@@ -4,6 +4,8 @@ A smithy-python client is async, names its methods and attributes in
 snake_case, takes one input dataclass per operation and returns an output
 dataclass; modeled errors are exception classes named after the error shapes
 (which the runtime's error-code resolution already reads by class name).
+Transport failures and unmodeled errors, which such a client wraps in
+smithy-core's own classes, are re-raised as `smithy_errors` describes.
 
 `SmithyPythonOperation` wraps one operation as the plain async callable a
 waiter accepts: it builds the input dataclass from the waiter's input (keyed by
@@ -32,6 +34,7 @@ from ..errors import WaiterConfigurationError
 from ..waiter import AsyncWaiter
 from .naming import NameClash, member_names_by_python_name, python_member_name
 from .shapes import ShapeConversionError, to_dataclass, to_member_dict
+from .smithy_errors import client_error
 
 __all__ = [
     "SmithyPythonAdapterError",
@@ -109,13 +112,21 @@ class SmithyPythonOperation:
         """Call the operation with `input` (model names) and return its output (model names).
 
         An input that does not fit the input dataclass raises
-        `WaiterConfigurationError`, which ends the wait before any request.
+        `WaiterConfigurationError`, which ends the wait before any request. A
+        transport failure or an unmodeled error the client wraps is raised as
+        `waitable.adapters.smithy_errors` says, the client's exception chained.
         """
         try:
             request: Any = to_dataclass(self.input_type, input)
         except ShapeConversionError as error:
             raise WaiterConfigurationError(f"waiter {self.waiter}: {error}") from None
-        output = await self._method(request)
+        try:
+            output = await self._method(request)
+        except Exception as error:
+            replacement = client_error(error)
+            if replacement is None:
+                raise
+            raise replacement from error
         return to_member_dict(output, self.member_names, self.output_shape)
 
 

@@ -1,0 +1,103 @@
+"""Read the errors a real smithy-python client raises the way the runtime reads errors.
+
+A modeled error needs nothing: it is raised as its own class, named after the
+error shape, which is the code `errorType` compares with. Two other kinds do:
+
+* a transport failure reaches the caller wrapped in smithy-core's `SmithyError`
+  (`SmithyError(e) from e`) or, for a timeout, as its `ClientTimeoutError` (a
+  `CallError` raised from the transport's `TimeoutError`). Neither is an
+  `OSError`, so the runtime would show them to acceptors as service errors;
+* an error the operation does not model is a bare `CallError` whose code is
+  only written into its message (`... - id: <shape id>` for the JSON protocols,
+  `... - code: <code>` for XML, otherwise only `- status: <status>`).
+
+`client_error` names the exception to raise instead (the client's exception as
+its `__cause__`): a `SmithyPythonTransportError` (an `OSError`) for the first,
+a `SmithyPythonUnmodeledError` carrying the code for the second. smithy-core is
+never imported: classes are recognised by name, as the runtime does for botocore.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "SmithyPythonConnectionError",
+    "SmithyPythonTimeoutError",
+    "SmithyPythonTransportError",
+    "SmithyPythonUnmodeledError",
+    "client_error",
+]
+
+# The order the fields appear in; the first found names the error best.
+_CODE_FIELDS = (
+    re.compile(r" - id: (?P<code>[^\s]+)"),
+    re.compile(r" - code: (?P<code>[^\s]+)"),
+    re.compile(r" - status: (?P<code>\d{3})\b"),
+)
+_CLIENT_TIMEOUT = "ClientTimeoutError"
+_AIOHTTP_CONNECTION = "ClientConnectionError"
+
+
+class SmithyPythonTransportError(OSError):
+    """The service was not reached or did not answer; the client's exception is `__cause__`."""
+
+
+class SmithyPythonConnectionError(SmithyPythonTransportError, ConnectionError):
+    """A smithy-python client could not connect to (or lost) the service."""
+
+
+class SmithyPythonTimeoutError(SmithyPythonTransportError, TimeoutError):
+    """A smithy-python client's request timed out before the service answered."""
+
+
+class SmithyPythonUnmodeledError(Exception):
+    """An error the operation does not model; `code` is the one its response named.
+
+    `code` is the error shape's name when the response said it, else the HTTP
+    status as digits (which the runtime resolves through the modeled errors).
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+
+
+def _class_names(error: BaseException) -> frozenset[str]:
+    return frozenset(cls.__name__ for cls in type(error).__mro__)
+
+
+def _transport_cause(error: BaseException) -> BaseException | None:
+    """The transport failure a smithy-core error was raised from, if its cause chain has one.
+
+    That is an `OSError` (`TimeoutError` included), or aiohttp's
+    `ClientConnectionError` family, some of which are not `OSError`s.
+    """
+    seen: set[int] = set()
+    cause = error.__cause__
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, OSError) or _AIOHTTP_CONNECTION in _class_names(cause):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__
+    return None
+
+
+def client_error(error: BaseException) -> Exception | None:
+    """The exception to raise instead of `error`, or None to raise `error` as it is."""
+    names = _class_names(error)
+    if "SmithyError" not in names or "ModeledError" in names:
+        return None
+    transport = _transport_cause(error)
+    if isinstance(transport, TimeoutError) or _CLIENT_TIMEOUT in names:
+        return SmithyPythonTimeoutError(f"the request timed out: {transport or error}")
+    if transport is not None:
+        return SmithyPythonConnectionError(f"could not reach the service: {transport}")
+    if type(error).__name__ == "CallError":
+        message = str(getattr(error, "message", "") or error)
+        for field in _CODE_FIELDS:
+            found = field.search(message)
+            if found:
+                code = found.group("code").rpartition("#")[2]
+                return SmithyPythonUnmodeledError(code, message)
+    return None

@@ -1,0 +1,305 @@
+"""Generated DynamoDB waiters driving AWS's own smithy-python client (aws-sdk-dynamodb) over moto.
+
+The client is the published `AsyncDynamoDBClient`, configured in code (moto's
+endpoint URI, a region, a static credentials identity resolver, one attempt per
+call); inputs become its dataclasses, its outputs are read by the model's
+member names, and its errors are matched as it raises them: modeled errors as
+their own classes, unmodeled ones and transport failures as the adapter re-raises
+them (`waitable.adapters.smithy_errors`).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+if sys.version_info < (3, 12):
+    pytest.skip(
+        "aws-sdk-dynamodb/aws-sdk-lambda need Python 3.12 or newer",
+        allow_module_level=True,
+    )
+
+import asyncio
+from types import ModuleType
+from typing import Any
+
+import aiohttp
+from aws_sdk_dynamodb.models import DescribeTableInput, ResourceNotFoundException
+from smithy_core.exceptions import CallError, ClientTimeoutError, SmithyError
+from smithy_http.aio.aiohttp import AIOHTTPClient
+
+from waitable import (
+    AsyncWaiter,
+    WaiterOperationError,
+    WaiterTimeoutError,
+)
+from waitable.adapters import (
+    SmithyPythonConnectionError,
+    SmithyPythonTimeoutError,
+    SmithyPythonUnmodeledError,
+    smithy_python_waiter,
+)
+from waitable.definition import WaiterDefinition
+from waitable.error_codes import error_code, is_transport_error
+
+from .conftest import closed_port
+from .real_smithy import (  # noqa: F401  (fixtures)
+    dynamodb_client,
+    no_aws_environment,
+    real_generated,
+    real_world,
+    run,
+    waiter_class,
+)
+from .scenarios import (
+    FAST,
+    RETRY,
+    SCENARIOS,
+    SUCCESS,
+    Scenario,
+    World,
+    existing_table,
+    history_of,
+    missing_table,
+)
+
+NOT_FOUND = "ResourceNotFoundException"
+
+DYNAMODB_SCENARIOS = [s for s in SCENARIOS if s.service == "dynamodb"] + [
+    Scenario(
+        "dynamodb-table-exists-at-once",
+        "dynamodb",
+        "TableExists",
+        existing_table,
+        [(SUCCESS, None)],
+    ),
+    Scenario(
+        "dynamodb-table-exists-after-two-misses",
+        "dynamodb",
+        "TableExists",
+        missing_table,
+        [(RETRY, NOT_FOUND), (RETRY, NOT_FOUND), (SUCCESS, None)],
+        {2: World.create_table},
+    ),
+    Scenario(
+        "dynamodb-table-not-exists-at-once",
+        "dynamodb",
+        "TableNotExists",
+        missing_table,
+        [(SUCCESS, NOT_FOUND)],
+    ),
+]
+
+# Short enough to time out quickly against a real server, long enough for two polls.
+TIMING_OUT = {"max_wait_time": 0.6, "min_delay": 0.05, "max_delay": 0.1}
+
+
+@pytest.mark.parametrize(
+    "scenario", DYNAMODB_SCENARIOS, ids=[s.id for s in DYNAMODB_SCENARIOS]
+)
+def test_scenario(
+    scenario: Scenario, real_world: World, real_generated: ModuleType
+) -> None:
+    cls = waiter_class(real_generated, "dynamodb", scenario.waiter)
+
+    async def wait(client: Any) -> Any:
+        waiter = smithy_python_waiter(cls, client, on_attempt=scenario.hook(real_world))
+        return await waiter.wait(input, **FAST)
+
+    with scenario.arrange(real_world) as input:
+        result = run(real_world, "dynamodb", wait)
+    assert history_of(result) == scenario.history
+
+
+def test_the_client_raises_its_modeled_class_with_no_code_attribute(
+    real_world: World,
+) -> None:
+    async def describe(client: Any) -> BaseException:
+        with pytest.raises(ResourceNotFoundException) as raised:
+            await client.describe_table(DescribeTableInput(table_name=real_world.name))
+        return raised.value
+
+    error = run(real_world, "dynamodb", describe)
+    # The class name is the code: there is no `code` attribute to read instead.
+    assert not hasattr(error, "code") and not hasattr(error, "error_code")
+    assert error_code(error) == NOT_FOUND
+    assert not is_transport_error(error)
+
+
+def test_an_error_type_acceptor_matches_the_real_modeled_exception(
+    real_world: World, real_generated: ModuleType
+) -> None:
+    cls = waiter_class(real_generated, "dynamodb", "TableNotExists")
+
+    async def wait(client: Any) -> Any:
+        return await smithy_python_waiter(cls, client).wait(
+            {"TableName": real_world.name}, **FAST
+        )
+
+    result = run(real_world, "dynamodb", wait)
+    [attempt] = result.history
+    assert (attempt.state.value, attempt.error_type) == (SUCCESS, NOT_FOUND)
+    # The model's only acceptor, `errorType: ResourceNotFoundException`.
+    assert attempt.acceptor_index == 0
+
+
+def test_the_output_is_keyed_by_the_models_member_names(
+    real_world: World, real_generated: ModuleType
+) -> None:
+    real_world.create_table()
+    cls = waiter_class(real_generated, "dynamodb", "TableExists")
+
+    async def wait(client: Any) -> Any:
+        return await smithy_python_waiter(cls, client).wait(
+            {"TableName": real_world.name}, **FAST
+        )
+
+    table = run(real_world, "dynamodb", wait).output["Table"]
+    assert table["TableName"] == real_world.name
+    assert table["TableStatus"] == "ACTIVE"
+    assert table["KeySchema"] == [{"AttributeName": "id", "KeyType": "HASH"}]
+    assert table["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+    assert "CreationDateTime" in table and "table_status" not in table
+
+
+def test_a_missing_table_times_out_table_exists(
+    real_world: World, real_generated: ModuleType
+) -> None:
+    cls = waiter_class(real_generated, "dynamodb", "TableExists")
+
+    async def wait(client: Any) -> Any:
+        return await smithy_python_waiter(cls, client).wait(
+            {"TableName": real_world.name}, **TIMING_OUT
+        )
+
+    with pytest.raises(WaiterTimeoutError) as raised:
+        run(real_world, "dynamodb", wait)
+    seen = history_of(raised.value.result)
+    assert len(seen) >= 2
+    assert set(seen) == {(RETRY, NOT_FOUND)}
+
+
+def _create_table_waiter(
+    acceptors: list[dict[str, Any]],
+) -> type[AsyncWaiter[Any, Any]]:
+    """A waiter on CreateTable, whose bad input moto answers with an unmodeled error."""
+
+    class AsyncCreateTableWaiter(AsyncWaiter[dict[str, Any], dict[str, Any]]):
+        definition = WaiterDefinition.from_trait(
+            "TableCreated",
+            "com.amazonaws.dynamodb#CreateTable",
+            {"acceptors": acceptors},
+        )
+
+    return AsyncCreateTableWaiter
+
+
+def _empty_key_schema(name: str) -> dict[str, Any]:
+    # DynamoDB answers ValidationException, which CreateTable does not model.
+    return {"TableName": name, "KeySchema": [], "AttributeDefinitions": []}
+
+
+def test_an_error_type_acceptor_matches_an_unmodeled_error_by_its_code(
+    real_world: World,
+) -> None:
+    cls = _create_table_waiter(
+        [{"state": "success", "matcher": {"errorType": "ValidationException"}}]
+    )
+
+    async def wait(client: Any) -> Any:
+        return await smithy_python_waiter(cls, client).wait(
+            _empty_key_schema(real_world.name), **FAST
+        )
+
+    result = run(real_world, "dynamodb", wait)
+    assert history_of(result) == [(SUCCESS, "ValidationException")]
+
+
+def test_an_unmodeled_error_no_acceptor_matches_fails_with_its_code(
+    real_world: World,
+) -> None:
+    cls = _create_table_waiter(
+        [{"state": "retry", "matcher": {"errorType": "ResourceInUseException"}}]
+    )
+
+    async def wait(client: Any) -> Any:
+        return await smithy_python_waiter(cls, client).wait(
+            _empty_key_schema(real_world.name), **FAST
+        )
+
+    with pytest.raises(WaiterOperationError) as raised:
+        run(real_world, "dynamodb", wait)
+    assert raised.value.error_code == "ValidationException"
+    cause = raised.value.__cause__
+    assert isinstance(cause, SmithyPythonUnmodeledError)
+    assert cause.code == "ValidationException"
+    # The client's own exception, chained: smithy-core's bare CallError.
+    assert type(cause.__cause__) is CallError
+
+
+def test_a_refused_connection_is_a_transport_error(
+    real_world: World, real_generated: ModuleType
+) -> None:
+    cls = waiter_class(real_generated, "dynamodb", "TableNotExists")
+
+    async def wait(client: Any) -> Any:
+        return await smithy_python_waiter(cls, client).wait(
+            {"TableName": real_world.name}, **FAST
+        )
+
+    endpoint = f"http://127.0.0.1:{closed_port()}"
+    with pytest.raises(WaiterOperationError) as raised:
+        run(real_world, "dynamodb", wait, endpoint_url=endpoint)
+    cause = raised.value.__cause__
+    assert isinstance(cause, SmithyPythonConnectionError)
+    assert isinstance(cause, ConnectionError) and is_transport_error(cause)
+    # smithy-core wraps the transport's exception: SmithyError(e) from e.
+    assert type(cause.__cause__) is SmithyError
+    assert isinstance(cause.__cause__.__cause__, OSError)
+    assert "is a transport error" in str(raised.value)
+    assert len(raised.value.result.history) == 1
+
+
+def test_retry_on_connection_error_retries_a_refused_connection(
+    real_world: World, real_generated: ModuleType
+) -> None:
+    cls = waiter_class(real_generated, "dynamodb", "TableNotExists")
+
+    async def wait(client: Any) -> Any:
+        waiter = smithy_python_waiter(cls, client, retry_on=(ConnectionError,))
+        return await waiter.wait({"TableName": real_world.name}, **TIMING_OUT)
+
+    endpoint = f"http://127.0.0.1:{closed_port()}"
+    with pytest.raises(WaiterTimeoutError) as raised:
+        run(real_world, "dynamodb", wait, endpoint_url=endpoint)
+    states = {attempt.state.value for attempt in raised.value.result.history}
+    assert states == {RETRY} and len(raised.value.result.history) >= 2
+
+
+def test_a_request_timeout_is_a_transport_timeout(
+    real_world: World, real_generated: ModuleType, silent_endpoint: str
+) -> None:
+    cls = waiter_class(real_generated, "dynamodb", "TableNotExists")
+
+    async def wait(client: Any) -> Any:
+        return await smithy_python_waiter(cls, client).wait(
+            {"TableName": real_world.name}, **FAST
+        )
+
+    async def main() -> Any:
+        # AIOHTTPClient 0.6 ignores http_request_config's read_timeout; the
+        # session's own timeout is what makes the request time out.
+        session = aiohttp.ClientSession(
+            auto_decompress=False, timeout=aiohttp.ClientTimeout(total=0.3)
+        )
+        transport = AIOHTTPClient(_session=session)
+        async with dynamodb_client(silent_endpoint, transport=transport) as client:
+            return await wait(client)
+
+    with pytest.raises(WaiterOperationError) as raised:
+        asyncio.run(main())
+    cause = raised.value.__cause__
+    assert isinstance(cause, SmithyPythonTimeoutError)
+    assert isinstance(cause, TimeoutError) and is_transport_error(cause)
+    assert isinstance(cause.__cause__, ClientTimeoutError)
