@@ -45,6 +45,7 @@ _CLUSTER_ACTIVE = _w.WaiterDefinition(
         _w.ModeledError("ThrottlingException", 429),
         _w.ModeledError("ValidationException", 400),
     ),
+    plain_reads=(("status",),),
 )
 
 

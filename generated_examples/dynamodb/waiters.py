@@ -49,6 +49,7 @@ _TABLE_EXISTS = _w.WaiterDefinition(
         _w.ModeledError("InvalidEndpointException", 421),
         _w.ModeledError("ResourceNotFoundException", None),
     ),
+    plain_reads=(("Table", "TableStatus"),),
 )
 
 

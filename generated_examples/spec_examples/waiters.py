@@ -102,6 +102,7 @@ _GROUP_EXISTS = _w.WaiterDefinition(
     ),
     min_delay=2,
     max_delay=120,
+    plain_reads=(("groups",),),
 )
 
 
@@ -159,6 +160,7 @@ _RESOURCE_RUNNING = _w.WaiterDefinition(
     min_delay=2,
     max_delay=120,
     documentation="Waits for the resource to be running",
+    plain_reads=(("State",),),
 )
 
 
@@ -218,6 +220,7 @@ _THING_EXISTS = _w.WaiterDefinition(
     min_delay=2,
     max_delay=120,
     documentation="Waits until a thing has been created",
+    plain_reads=(("status",),),
 )
 
 

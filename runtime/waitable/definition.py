@@ -6,6 +6,10 @@ function it emits) or, when `search` is absent, with the `jmespath` package.
 Everything else a poll needs and a definition fixes is worked out here too, once:
 each matcher's comparator function, the definition's `OutputConverter`, and each
 path matcher's own (used when the definition's cannot convert an output).
+
+`plain_reads` is what the generator knows from the model's output shape: the read
+positions that can only hold plain data, which the data-model check then skips
+for dict outputs (`waitable.outputs`). Without it everything read is checked.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from jmespath.exceptions import JMESPathError
 from .comparators import COMPARATORS, Comparison
 from .jmespath_runtime import JMESPathEvaluationError
 from .outputs import OutputConverter
-from .reads import Reads, reads_of
+from .reads import Position, Reads, output_reads_of
 from .seconds import SecondsError, parse_seconds
 
 __all__ = [
@@ -125,7 +129,7 @@ class _PathMatcher:
         compiled = self.search or _compile(self.path, "path")
         object.__setattr__(self, "compiled", compiled)
         object.__setattr__(self, "comparison", COMPARATORS[self.comparator])
-        reads = _path_reads(self.path, isinstance(self, InputOutputMatcher))
+        reads = output_reads_of(self.path, isinstance(self, InputOutputMatcher))
         object.__setattr__(self, "output_converter", OutputConverter(reads))
 
     def describe(self) -> str:
@@ -290,7 +294,14 @@ class ModeledError:
 
 @dataclass(frozen=True, slots=True)
 class WaiterDefinition:
-    """One named waiter of an operation: ordered acceptors and the retry delays (seconds)."""
+    """One named waiter of an operation: ordered acceptors and the retry delays (seconds).
+
+    `plain_reads` (written by the generator from the output shape) lists positions
+    some path reads, as object keys from the output's root with lists crossed,
+    where the model allows no timestamp, blob, big number or document: a dict
+    output is not checked for values to convert there. Leave it empty unless the
+    model says so; a wrong entry lets such a value reach a path unconverted.
+    """
 
     name: str
     operation: str
@@ -301,14 +312,18 @@ class WaiterDefinition:
     deprecated: bool = False
     tags: tuple[str, ...] = ()
     errors: tuple[ModeledError, ...] = ()
+    plain_reads: tuple[Position, ...] = field(default=(), compare=False, repr=False)
     output_reads: Reads = field(init=False, compare=False, repr=False)
     output_converter: OutputConverter = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        where = f"waiter {self.name!r} of operation {self.operation!r}"
+        _check_positions(self.plain_reads, where)
         reads = _output_reads(self.acceptors)
         object.__setattr__(self, "output_reads", reads)
-        object.__setattr__(self, "output_converter", OutputConverter(reads))
-        where = f"waiter {self.name!r} of operation {self.operation!r}"
+        object.__setattr__(
+            self, "output_converter", OutputConverter(reads, self.plain_reads)
+        )
         if not self.acceptors:
             raise WaiterDefinitionError(
                 f"{where} has no acceptors; it needs at least one"
@@ -340,12 +355,15 @@ class WaiterDefinition:
         return _TraitReader(name, operation).waiter(value, tuple(errors))
 
 
-def _path_reads(expression: str, input_output: bool) -> Reads:
-    """The parts of an output one expression can read (under `output` for inputOutput)."""
-    reads = reads_of(expression)
-    if input_output and not reads.whole:
-        reads = reads.children.get("output", Reads())
-    return reads
+def _check_positions(positions: Any, where: str) -> None:
+    """`plain_reads` must be a tuple of tuples of strings."""
+    if not isinstance(positions, tuple) or not all(
+        isinstance(p, tuple) and all(isinstance(k, str) for k in p) for p in positions
+    ):
+        raise WaiterDefinitionError(
+            f"{where}: plain_reads must be a tuple of positions, each a tuple of "
+            f"object keys (strings), not {positions!r:.200}; regenerate the waiters"
+        )
 
 
 def _output_reads(acceptors: Iterable[Acceptor]) -> Reads:
@@ -357,7 +375,9 @@ def _output_reads(acceptors: Iterable[Acceptor]) -> Reads:
         if isinstance(matcher, (OutputMatcher, InputOutputMatcher)):
             expressions.append(matcher.path)
         for expression in expressions:
-            root.merge(_path_reads(expression, isinstance(matcher, InputOutputMatcher)))
+            root.merge(
+                output_reads_of(expression, isinstance(matcher, InputOutputMatcher))
+            )
     return root
 
 

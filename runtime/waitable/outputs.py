@@ -14,17 +14,23 @@ a dict, so it is used as it is. That lets `map(dict.get, ...)`, which raises for
 anything that is not a dict, stand in for a separate type check on the common
 path. A position read as a whole (compared, passed to a function) must hold
 exact JSON types, so a dict subclass there is converted like any other mapping.
+
+A generated definition also knows, from the model, which read positions can only
+hold plain data (`WaiterDefinition.plain_reads`: no timestamp, blob, big number
+or document anywhere there). An output that is a `dict`, the form botocore's
+parser builds from the model's shapes, is checked only at the other read
+positions; every other output is checked everywhere, as without them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from itertools import chain, repeat
 from operator import countOf
 from typing import Any
 
 from .datamodel import PLAIN_TYPES, convert_read_parts
-from .reads import Reads
+from .reads import Position, Reads, without_positions
 
 __all__ = ["OutputConverter", "is_json_like"]
 
@@ -33,21 +39,35 @@ _METADATA = "ResponseMetadata"
 
 
 class OutputConverter:
-    """Built once per definition from what its paths read; called once per poll."""
+    """Built once per definition from what its paths read; called once per poll.
 
-    __slots__ = ("reads", "_sees_metadata")
+    `plain` lists read positions the model says hold only plain data: a `dict`
+    output is not checked there (a position outside `reads` changes nothing).
+    """
 
-    def __init__(self, reads: Reads) -> None:
+    __slots__ = ("reads", "_sees_metadata", "_dict_reads", "_skips_dicts")
+
+    def __init__(self, reads: Reads, plain: Iterable[Position] = ()) -> None:
         self.reads = reads
         # botocore's `ResponseMetadata` is not part of the output; it only has to
         # be removed when some path could see it.
         self._sees_metadata = reads.whole or _METADATA in reads.children
+        positions = tuple(plain)
+        checked = without_positions(reads, positions) if positions else reads
+        self._skips_dicts = checked is None  # nothing read can need converting
+        self._dict_reads = reads if checked is None else checked
 
     def __call__(self, output: Any) -> Any:
         """The output as this definition's paths must see it (the same object if possible)."""
         if self._sees_metadata and isinstance(output, Mapping) and _METADATA in output:
             output = {k: v for k, v in output.items() if k != _METADATA}
-        if is_json_like([output], self.reads):
+        if type(output) is dict:
+            if self._skips_dicts:
+                return output
+            checked = self._dict_reads
+        else:
+            checked = self.reads
+        if is_json_like([output], checked):
             return output
         return convert_read_parts(output, self.reads)
 

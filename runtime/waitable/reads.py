@@ -19,7 +19,10 @@ from typing import Any
 from jmespath import parser
 from jmespath.exceptions import JMESPathError
 
-__all__ = ["Reads", "reads_of"]
+__all__ = ["Position", "Reads", "output_reads_of", "reads_of", "without_positions"]
+
+Position = tuple[str, ...]
+"""A place in an output: the object keys from its root, lists crossed (`()` is the root)."""
 
 
 class Reads:
@@ -52,6 +55,52 @@ class Reads:
         if self.whole:
             return "Reads(whole)"
         return f"Reads({self.children!r})"
+
+
+def output_reads_of(expression: str, input_output: bool = False) -> Reads:
+    """The parts of an output one path can read; an `inputOutput` path's `output` part.
+
+    The runtime and the generator both ask this, so they agree on every position.
+    """
+    reads = reads_of(expression)
+    if input_output and not reads.whole:
+        reads = reads.children.get("output", Reads())
+    return reads
+
+
+def without_positions(reads: Reads, positions: Iterable[Position]) -> Reads | None:
+    """`reads` without the parts at `positions` (each taken with all it holds).
+
+    A node whose every child was taken goes too; None when nothing is left. A
+    position `reads` does not hold changes nothing. `reads` itself is not changed.
+    """
+    taken: dict[str, Any] = {}  # a trie of the positions; `True` marks one's end
+    for position in positions:
+        if not position:
+            return None
+        node = taken
+        for key in position[:-1]:
+            child = node.setdefault(key, {})
+            if child is True:
+                break
+            node = child
+        else:
+            node[position[-1]] = True
+    return _without(reads, taken)
+
+
+def _without(reads: Reads, taken: dict[str, Any]) -> Reads | None:
+    if reads.whole or not reads.children or not taken:
+        return reads
+    kept = Reads()
+    for key, child in reads.children.items():
+        below = taken.get(key)
+        if below is True:
+            continue
+        left = child if below is None else _without(child, below)
+        if left is not None:
+            kept.children[key] = left
+    return kept if kept.children else None
 
 
 def reads_of(expression: str) -> Reads:

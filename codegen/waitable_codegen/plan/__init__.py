@@ -34,6 +34,7 @@ from ..naming import (
 )
 from ..version import MINIMUM_RUNTIME, __version__
 from .layout import call_value, class_attribute, class_header, tuple_argument
+from .plain_reads import PlainShapes, plain_positions, plain_reads_argument
 from .records import (
     AcceptorPlan,
     FieldPlan,
@@ -254,6 +255,7 @@ def _plan_package(
                 roots.append(target)
     typed = planner.plan(roots, synthetic)
     functions = SearchFunctions(compiler)
+    plain = PlainShapes(model)
     definition_names: set[str] = set()
     waiters = []
     for spec in specs:
@@ -262,7 +264,9 @@ def _plan_package(
         )
         definition_names.add(definition_name)
         waiters.append(
-            _plan_waiter(model, spec, service, typed.names, functions, definition_name)
+            _plan_waiter(
+                model, spec, service, typed.names, functions, definition_name, plain
+            )
         )
     if service is not None:
         origin = (
@@ -317,6 +321,7 @@ def _plan_waiter(
     type_names: dict[str, Identifier],
     functions: SearchFunctions,
     definition_name: Identifier,
+    plain: PlainShapes,
 ) -> WaiterPlan:
     op = spec.operation
     method = xform_name(op.name)
@@ -420,6 +425,11 @@ def _plan_waiter(
         ),
         botocore_max_attempts_source=(
             number_literal(spec.max_attempts) if spec.max_attempts is not None else None
+        ),
+        plain_reads_source=plain_reads_argument(
+            plain_positions(
+                plain, model.get(op.output) if op.output else None, spec.acceptors
+            )
         ),
     )
 

@@ -120,6 +120,8 @@ class WaiterPlan:
     errors: tuple[ModeledErrorPlan, ...]
     errors_source: Source | None  # the `errors=(...)` argument, laid out
     botocore_max_attempts_source: Source | None = None  # botocore input only
+    # the `plain_reads=(...)` argument: read positions the output shape keeps plain
+    plain_reads_source: Source | None = None
 
 
 @dataclass(frozen=True)
