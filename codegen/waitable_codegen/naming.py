@@ -89,7 +89,8 @@ def xform_name(name: str, sep: str = "_") -> str:
     plural = _plural_acronym(name)
     if plural is not None:
         start, end = plural
-        name = f"{name[:start]}{sep}{name[start:end].lower()}"
+        # botocore cuts the match's length off the end, newline included.
+        name = f"{name[: len(name) - (end - start)]}{sep}{name[start:end].lower()}"
     spaced = _CAPITALISED_WORD.sub(rf"\1{sep}\2", name)
     result = _LOWER_THEN_UPPER.sub(rf"\1{sep}\2", spaced).lower()
     for old, new in _PARTIAL_RENAMES:
