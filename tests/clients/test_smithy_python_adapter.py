@@ -176,6 +176,41 @@ def test_an_input_that_does_not_fit_ends_the_wait_before_any_request() -> None:
     assert client.inputs == []
 
 
+@dataclass(kw_only=True)
+class KeySchemaElement:
+    attribute_name: str
+    key_type: str
+
+
+@dataclass(kw_only=True)
+class KeyedDescribeTableInput:
+    table_name: str | None = None
+    key_schema: list[KeySchemaElement] | None = None
+
+
+def test_a_nested_structure_missing_a_required_member_ends_the_wait() -> None:
+    # smithy-python keeps nested structures' required members required.
+    client = FakeDynamoDB(DescribeTableOutput())
+    waiter = smithy_python_waiter(
+        AsyncTableExistsWaiter,
+        client,
+        input_type=KeyedDescribeTableInput,
+        clock=VirtualClock(),
+    )
+    with pytest.raises(
+        WaiterConfigurationError,
+        match=r"waiter TableExists: KeySchemaElement needs its required member\(s\) "
+        r"for the attribute\(s\) 'key_type'",
+    ):
+        asyncio.run(
+            waiter.wait(
+                {"TableName": "t", "KeySchema": [{"AttributeName": "id"}]},
+                max_wait_time=60,
+            )
+        )
+    assert client.inputs == []
+
+
 CLASHING = WaiterDefinition.from_trait(
     "Clashing",
     "DescribeTable",

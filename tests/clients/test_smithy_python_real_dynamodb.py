@@ -31,6 +31,7 @@ from smithy_http.aio.aiohttp import AIOHTTPClient
 
 from waitable import (
     AsyncWaiter,
+    WaiterConfigurationError,
     WaiterOperationError,
     WaiterTimeoutError,
 )
@@ -303,3 +304,21 @@ def test_a_request_timeout_is_a_transport_timeout(
     assert isinstance(cause, SmithyPythonTimeoutError)
     assert isinstance(cause, TimeoutError) and is_transport_error(cause)
     assert isinstance(cause.__cause__, ClientTimeoutError)
+
+
+def test_a_nested_required_member_missing_from_the_input_ends_the_wait(
+    real_world: World,
+) -> None:
+    cls = _create_table_waiter([{"state": "success", "matcher": {"success": True}}])
+    input = {"TableName": real_world.name, "KeySchema": [{"AttributeName": "id"}]}
+
+    async def wait(client: Any) -> Any:
+        return await smithy_python_waiter(cls, client).wait(input, **FAST)
+
+    with pytest.raises(WaiterConfigurationError, match="KeySchemaElement needs"):
+        run(real_world, "dynamodb", wait)
+    # No request was made: the table was never created.
+    with pytest.raises(
+        real_world.clients["dynamodb"].exceptions.ResourceNotFoundException
+    ):
+        real_world.clients["dynamodb"].describe_table(TableName=real_world.name)

@@ -54,7 +54,29 @@ def to_dataclass(cls: type[T], value: Mapping[str, Any]) -> T:
                 "against the model"
             )
         arguments[attribute] = _convert(hints.get(attribute, Any), member_value)
+    missing = [name for name in _required_fields(cls) if name not in arguments]
+    if missing:
+        raise ShapeConversionError(
+            f"{cls.__name__} needs its required member(s) for the attribute(s) "
+            f"{', '.join(map(repr, missing))}; add them to the input under the "
+            "model's member names"
+        )
     return cls(**arguments)
+
+
+def _required_fields(cls: type) -> list[str]:
+    """The init fields of dataclass `cls` that have no default (the model's required members).
+
+    smithy-python leaves every top-level input member optional, but keeps the
+    required members of nested structures required.
+    """
+    return [
+        field.name
+        for field in dataclasses.fields(cls)
+        if field.init
+        and field.default is dataclasses.MISSING
+        and field.default_factory is dataclasses.MISSING
+    ]
 
 
 def _convert(annotation: Any, value: Any) -> Any:
