@@ -2,9 +2,13 @@
 
 Python's `json` module recurses once per nesting level (a document nested 100,000
 deep ends in RecursionError) and refuses integers of more than 4300 digits with a
-bare ValueError. Nesting is measured first, without recursion, and both cases end
-in a ModelError naming the file. Like Python (and unlike strict JSON), NaN and
-Infinity are read, as is 1e400 (infinity): whatever reads numbers copes with them.
+bare ValueError. Both cases end in a ModelError naming the file. Nesting is
+measured after a successful parse, by a scan that runs at the speed of bytes
+operations (the document is valid JSON by then), so a model nested deeper than
+MAX_NESTING but within the recursion limit is refused too; the exact depth of a
+document too deep to parse at all is measured, without recursion, only for the
+message. Like Python (and unlike strict JSON), NaN and Infinity are read, as is
+1e400 (infinity): whatever reads numbers copes with them.
 """
 
 from __future__ import annotations
@@ -24,36 +28,54 @@ MAX_NESTING = 200
 _STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]++")
 _STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+_QUOTE_OR_BACKSLASH_ESCAPE = re.compile(rb'\\[\\"]')
+_ALL_BUT_QUOTES_AND_BRACKETS = bytes(range(256)).translate(None, b'"[]{}')
 
 
 def nesting_depth(text: str) -> int:
-    """The deepest nesting of arrays and objects in JSON text (strings skipped);
-    linear time, no recursion."""
+    """The deepest nesting of arrays and objects in any text read as JSON (strings
+    skipped); linear time, no recursion. The exact measure for messages."""
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text)).encode("ascii")
     return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
 
 
+def valid_nesting_exceeds(text: str, limit: int) -> bool:
+    """True when valid JSON `text` nests arrays and objects deeper than `limit`.
+
+    Bytes operations only: the escapes `\\\\` and `\\"` are dropped (left to right,
+    as JSON pairs them), every byte but quotes and brackets is deleted, what lies
+    between quotes is dropped, and innermost `[]` pairs are peeled off once per level.
+    Only meaningful for text `json.loads` accepted.
+    """
+    data = text.encode("utf-8", "surrogatepass")
+    if _QUOTE_OR_BACKSLASH_ESCAPE.search(data) is not None:
+        data = _QUOTE_OR_BACKSLASH_ESCAPE.sub(b"", data)
+    outside = data.translate(None, _ALL_BUT_QUOTES_AND_BRACKETS).split(b'"')[::2]
+    brackets = b"".join(outside).replace(b"{", b"[").replace(b"}", b"]")
+    for _ in range(limit):
+        if not brackets:
+            return False
+        brackets = brackets.replace(b"[]", b"")
+    return bool(brackets)
+
+
 def parse_json(text: str, source: str) -> Any:
     """The JSON value `text` holds, or a ModelError naming the file and the line."""
-    depth = nesting_depth(text)
-    if depth > MAX_NESTING:
-        raise _too_deep(source, f"{depth} levels")
     try:
-        return json.loads(text, parse_int=_integer)
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ModelError(
             f"{safe_text(source)}:{exc.lineno}:{exc.colno}: not valid JSON "
             f"({safe_text(exc.msg)}); generate-waiters reads Smithy JSON AST "
             "(smithy build's model.json)"
         ) from None
-    except _HugeInteger as exc:
-        raise ModelError(
-            f"{safe_text(source)}: holds an integer of {exc.digits} digits (Python "
-            f"reads at most {sys.get_int_max_str_digits() or 'unlimited'}); no Smithy "
-            "model needs one this long: check the file"
-        ) from None
-    except RecursionError:  # a stack already deep when we were called
-        raise _too_deep(source, "too many levels") from None
+    except ValueError:  # an integer longer than Python converts
+        raise _huge_integer(text, source) from None
+    except RecursionError:  # nested deeper than the recursion limit allows
+        raise _too_deep(source, text) from None
+    if valid_nesting_exceeds(text, MAX_NESTING):
+        raise _too_deep(source, text)
+    return value
 
 
 class _HugeInteger(ValueError):
@@ -72,8 +94,28 @@ def _integer(literal: str) -> int:
     return int(literal)
 
 
-def _too_deep(source: str, depth: str) -> ModelError:
+def _huge_integer(text: str, source: str) -> ModelError:
+    """The error for a document holding an integer Python refuses to convert; the
+    document is parsed once more, integer by integer, to count its digits."""
+    try:
+        json.loads(text, parse_int=_integer)
+    except _HugeInteger as exc:
+        return ModelError(
+            f"{safe_text(source)}: holds an integer of {exc.digits} digits (Python "
+            f"reads at most {sys.get_int_max_str_digits() or 'unlimited'}); no Smithy "
+            "model needs one this long: check the file"
+        )
+    except (ValueError, RecursionError):
+        pass
     return ModelError(
-        f"{safe_text(source)}: JSON nested {depth} deep (the limit is {MAX_NESTING}); "
+        f"{safe_text(source)}: holds a number Python cannot read; check the file"
+    )
+
+
+def _too_deep(source: str, text: str) -> ModelError:
+    depth = nesting_depth(text)
+    shown = f"{depth} levels" if depth > MAX_NESTING else "too many levels"
+    return ModelError(
+        f"{safe_text(source)}: JSON nested {shown} deep (the limit is {MAX_NESTING}); "
         "a Smithy model is never this deep: check the file"
     )
