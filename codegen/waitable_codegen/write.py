@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -55,6 +56,9 @@ __all__ = [
 _HEADER = HEADER_MARK.encode()
 _CACHE = "__pycache__"
 _FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+_SYNC_BATCH = 64
+"""How many written files are held open to be synced together."""
+_SYNC_THREADS = 16
 
 
 @dataclass(frozen=True)
@@ -300,18 +304,22 @@ def _build(
     manifest: Manifest,
 ) -> None:
     """Fill the staging directory: the new files, the files that are not ours,
-    the manifest last; everything synced to disk before the swap."""
+    the manifest last; every file and directory synced to disk before the swap."""
     old = lstat_kind(site.name, parent) is Kind.DIRECTORY
     mode = os.stat(site.name, dir_fd=parent).st_mode if old else 0o777
     os.mkdir(site.staging_name, stat.S_IMODE(mode), dir_fd=parent)
     directories = {PurePosixPath(): open_directory(site.staging_name, parent)}
+    unsynced: list[int] = []
     try:
         if old:
             os.fchmod(directories[PurePosixPath()], stat.S_IMODE(mode))
         for relative, content in sorted(files.items()):
             folder = _directory(directories, relative.parent)
-            _write_file(folder, relative.name, content.encode("utf-8"))
+            unsynced.append(_write_file(folder, relative.name, content.encode("utf-8")))
             checkpoint(f"staged {relative}")
+            if len(unsynced) >= _SYNC_BATCH:
+                _sync(unsynced)
+                _close(unsynced)
         if old:
             source = open_directory(site.name, parent)
             try:
@@ -319,13 +327,32 @@ def _build(
             finally:
                 os.close(source)
             checkpoint("carried files that are not ours")
-        _write_file(directories[PurePosixPath()], MANIFEST_NAME, manifest.to_bytes())
+        root = directories[PurePosixPath()]
+        unsynced.append(_write_file(root, MANIFEST_NAME, manifest.to_bytes()))
         checkpoint("staged the manifest")
-        for descriptor in directories.values():
-            os.fsync(descriptor)
+        _sync([*unsynced, *directories.values()])
     finally:
+        _close(unsynced)
         for descriptor in directories.values():
             os.close(descriptor)
+
+
+def _sync(descriptors: Sequence[int]) -> None:
+    """fsync every descriptor, all at once from a few threads: the file system
+    commits them together instead of once per file (several times faster)."""
+    if len(descriptors) <= 1:
+        for descriptor in descriptors:
+            os.fsync(descriptor)
+        return
+    with ThreadPoolExecutor(min(len(descriptors), _SYNC_THREADS)) as pool:
+        for _ in pool.map(os.fsync, descriptors):
+            pass
+
+
+def _close(descriptors: list[int]) -> None:
+    """Close and forget the descriptors."""
+    while descriptors:
+        os.close(descriptors.pop())
 
 
 def _directory(directories: dict[PurePosixPath, int], relative: PurePosixPath) -> int:
@@ -338,17 +365,19 @@ def _directory(directories: dict[PurePosixPath, int], relative: PurePosixPath) -
     return directories[relative]
 
 
-def _write_file(directory: int, name: str, data: bytes) -> None:
-    """Create `name` with `data` in a staging directory and sync it."""
+def _write_file(directory: int, name: str, data: bytes) -> int:
+    """Create `name` with `data` in a staging directory; its descriptor, still
+    open, for the caller to sync and close."""
     descriptor = os.open(name, _FILE_FLAGS, 0o644, dir_fd=directory)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(descriptor, view) :]
         os.fchmod(descriptor, 0o644)
-        os.fsync(descriptor)
-    finally:
+    except BaseException:
         os.close(descriptor)
+        raise
+    return descriptor
 
 
 def _carry(
