@@ -18,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import errno
+import functools
 import os
 import shutil
 from collections.abc import Callable
@@ -149,6 +150,13 @@ def _renameat2() -> Callable[[int, bytes, int, bytes, int], int] | None:
     """libc's renameat2, unless missing or `GENERATE_WAITERS_SWAP=rename`."""
     if os.environ.get(SWAP_VARIABLE) == "rename":
         return None
+    return _libc_renameat2()
+
+
+@functools.cache
+def _libc_renameat2() -> Callable[[int, bytes, int, bytes, int], int] | None:
+    """libc's renameat2 or None, looked up once per process (finding libc runs
+    `ldconfig`, which costs more than the rest of a small generation's writes)."""
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
         function = libc.renameat2
