@@ -90,16 +90,23 @@ def without_positions(reads: Reads, positions: Iterable[Position]) -> Reads | No
 
 
 def _without(reads: Reads, taken: dict[str, Any]) -> Reads | None:
+    """`without_positions` below one node; `reads` itself when nothing was taken."""
     if reads.whole or not reads.children or not taken:
         return reads
     kept = Reads()
+    changed = False
     for key, child in reads.children.items():
         below = taken.get(key)
-        if below is True:
-            continue
-        left = child if below is None else _without(child, below)
+        left = (
+            None
+            if below is True
+            else child if below is None else _without(child, below)
+        )
         if left is not None:
             kept.children[key] = left
+        changed = changed or left is not child
+    if not changed:
+        return reads
     return kept if kept.children else None
 
 
@@ -134,7 +141,11 @@ def _walk(node: Mapping[str, Any], positions: list[Reads]) -> list[Reads]:
     children = node.get("children", [])
     if kind == "field":
         return [p.child(node["value"]) for p in positions if not p.whole]
-    if kind in ("subexpression", "pipe", "projection", "index_expression"):
+    if kind == "subexpression":  # `a.b.c` is one node with three children
+        for child in children:
+            positions = _walk(child, positions)
+        return positions
+    if kind in ("pipe", "projection", "index_expression"):
         return _walk(children[1], _walk(children[0], positions))
     if kind == "flatten":
         return _walk(children[0], positions)
