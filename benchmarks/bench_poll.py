@@ -8,10 +8,18 @@
    replaced by a no-op here, a `VirtualClock` for waitable), so what is measured is
    acceptor evaluation and the loop's bookkeeping. waitable runs the definition a
    generated class holds (paths compiled by `waitable_codegen.jmespath.compile`, the
-   source the generator writes); the same definition with `search=None` (paths run
-   by the `jmespath` interpreter) is shown too. Rounds alternate between the
-   contenders and the best round of each counts, so load on a shared machine hurts
-   all alike. Printed: microseconds per poll and how many times faster waitable is.
+   source the generator writes, and the `plain_reads` it records from EC2's model:
+   `State.Name` is an enum, so nothing the path reads needs the data-model check);
+   the same definition without `plain_reads`, and with `search=None` (paths run by
+   the `jmespath` interpreter), is shown too. The yardstick is hand-written Python
+   doing the same: the path once per poll (`bench_jmespath.hand_written_states`),
+   the acceptors' comparisons in order, and the least bookkeeping a wait needs
+   (attempt count, elapsed time, the last output, the spec's jittered delay on the
+   same `VirtualClock`). Rounds alternate between the contenders and the best round
+   of each counts, so load on a shared machine hurts all alike. Printed:
+   microseconds per poll, waitable's whole poll as a ratio to hand-written Python
+   and to botocore, and where waitable's poll goes (data-model check, acceptors,
+   engine bookkeeping), each timed alone on the same responses.
 2. `--waiters` concurrent `AsyncWaiter`s in one event loop, each polling an async
    client `--async-polls` times: CPU time per poll, on a shared `VirtualClock` and
    on the real clock with `RetryImmediately`.
@@ -43,9 +51,11 @@ from waitable import (
     Waiter,
     WaiterDefinition,
 )
+from waitable.matching import match_output
 from waitable.testing import VirtualClock
 from waitable_codegen.jmespath import compile as compile_jmespath
 
+from bench_jmespath import hand_written_states
 from ec2_responses import describe_instances
 
 INSTANCE_RUNNING_TRAIT = {
@@ -82,7 +92,14 @@ INSTANCE_RUNNING_INTERPRETED = WaiterDefinition.from_trait(
 )
 
 
-def with_compiled_paths(definition: WaiterDefinition) -> WaiterDefinition:
+# What generate-waiters records for InstanceRunning from EC2's model.
+STATE_NAMES = (("Reservations", "Instances", "State", "Name"),)
+FAILING_STATES = ("shutting-down", "terminated", "stopping")
+
+
+def with_compiled_paths(
+    definition: WaiterDefinition, plain_reads: tuple[tuple[str, ...], ...] = ()
+) -> WaiterDefinition:
     """The definition as generated code builds it: each path with its compiled `search`."""
     acceptors = []
     for acceptor in definition.acceptors:
@@ -95,10 +112,49 @@ def with_compiled_paths(definition: WaiterDefinition) -> WaiterDefinition:
                 search=compile_jmespath(matcher.path),
             )
         acceptors.append(Acceptor(acceptor.state, matcher, acceptor.message))
-    return dataclasses.replace(definition, acceptors=tuple(acceptors))
+    return dataclasses.replace(
+        definition, acceptors=tuple(acceptors), plain_reads=plain_reads
+    )
 
 
-INSTANCE_RUNNING = with_compiled_paths(INSTANCE_RUNNING_INTERPRETED)
+INSTANCE_RUNNING = with_compiled_paths(INSTANCE_RUNNING_INTERPRETED, STATE_NAMES)
+INSTANCE_RUNNING_CHECKED = with_compiled_paths(INSTANCE_RUNNING_INTERPRETED)
+
+
+def hand_written_wait(
+    describe: Callable[[Any], Any],
+    input: dict[str, Any],
+    clock: VirtualClock,
+    rng: random.Random,
+    max_wait_time: float,
+    min_delay: float = 15,
+    max_delay: float = 120,
+) -> tuple[int, float, Any]:
+    """InstanceRunning by hand: attempts, elapsed seconds and the last output.
+
+    Each poll evaluates the path once, then the acceptors' comparisons in order
+    (all "running": success; any failing state: failure); otherwise the spec's
+    jittered exponential delay, the last one cut to end at the deadline.
+    """
+    started = clock.now()
+    deadline = started + max_wait_time
+    attempts = 0
+    while True:
+        output = describe(input)
+        attempts += 1
+        names = hand_written_states(output)
+        if names is not None:
+            if names and all(name == "running" for name in names):
+                return attempts, clock.now() - started, output
+            if any(name in FAILING_STATES for name in names):
+                raise RuntimeError(f"instance failed after {attempts} attempts")
+        remaining = deadline - clock.now()
+        if remaining <= 0:
+            raise TimeoutError(f"not running after {attempts} attempts")
+        delay = rng.uniform(min_delay, min(max_delay, min_delay * 2 ** (attempts - 1)))
+        if remaining - delay <= min_delay:
+            delay = remaining
+        clock.sleep(delay)
 
 
 def scripted(responses: list[dict[str, Any]]) -> Callable[..., dict[str, Any]]:
@@ -160,27 +216,83 @@ def bench_instance_running(instances: int, polls: int, waits: int, repeat: int) 
 
         return run
 
+    def hand_written_waits() -> None:
+        for _ in range(waits):
+            attempts, _, _ = hand_written_wait(
+                scripted(responses),
+                {"InstanceIds": ["i-1"]},
+                VirtualClock(),
+                random.Random(0),
+                max_wait_time=10**7,
+            )
+            assert attempts == polls
+
+    hand, ours = "hand-written Python", "waitable (generated: compiled paths)"
+    checked = "waitable (compiled, no plain_reads)"
     best = best_of(
         repeat,
         {
-            "botocore.waiter": botocore_waits,
-            "waitable (generated: compiled paths)": waitable_waits(INSTANCE_RUNNING),
+            hand: hand_written_waits,
+            ours: waitable_waits(INSTANCE_RUNNING),
+            checked: waitable_waits(INSTANCE_RUNNING_CHECKED),
             "waitable (paths interpreted by jmespath)": waitable_waits(
                 INSTANCE_RUNNING_INTERPRETED
             ),
+            "botocore.waiter": botocore_waits,
         },
     )
     total = polls * waits
     per_poll = {name: seconds / total * 1e6 for name, seconds in best.items()}
-    theirs = per_poll["botocore.waiter"]
+    theirs, base = per_poll["botocore.waiter"], per_poll[hand]
     print(
         f"InstanceRunning over {instances} instances, {total} polls per run, best of {repeat}:"
     )
     for name, micros in per_poll.items():
-        faster = "" if micros == theirs else f"  ({theirs / micros:.1f}x faster)"
-        print(f"  {name:42} {micros:8.1f} us/poll{faster}")
-    ours = per_poll["waitable (generated: compiled paths)"]
-    print(f"  ratio botocore/waitable = {theirs / ours:.1f}")
+        print(
+            f"  {name:42} {micros:8.1f} us/poll  ({micros / base:.2f}x hand-written, "
+            f"{theirs / micros:.1f}x faster than botocore)"
+        )
+    print(
+        f"  whole poll: waitable / hand-written = {per_poll[ours] / base:.2f}, "
+        f"botocore / waitable = {theirs / per_poll[ours]:.1f}"
+    )
+    for label, name, definition in (
+        ("with plain_reads", ours, INSTANCE_RUNNING),
+        ("without plain_reads", checked, INSTANCE_RUNNING_CHECKED),
+    ):
+        parts = poll_breakdown(definition, responses, repeat, waits)
+        check, judged = parts["check"], parts["match_output"]
+        print(
+            f"  waitable's poll {label}: data-model check {check:.1f} us, acceptors "
+            f"{judged - check:.1f} us, engine bookkeeping (flow, driver, waiter) "
+            f"{per_poll[name] - judged:.1f} us"
+        )
+
+
+def poll_breakdown(
+    definition: WaiterDefinition,
+    responses: list[dict[str, Any]],
+    repeat: int,
+    waits: int,
+) -> dict[str, float]:
+    """Microseconds per poll of the data-model check alone and of `match_output`."""
+    input_data = {"InstanceIds": ["i-1"]}
+    converter = definition.output_converter
+
+    def check() -> None:
+        for _ in range(waits):
+            for response in responses:
+                converter(response)
+
+    def judge() -> None:
+        for _ in range(waits):
+            for response in responses:
+                match_output(definition, response, input_data)
+
+    best = best_of(repeat, {"check": check, "match_output": judge})
+    return {
+        name: seconds / (waits * len(responses)) * 1e6 for name, seconds in best.items()
+    }
 
 
 def bench_async(waiters: int, polls: int) -> None:

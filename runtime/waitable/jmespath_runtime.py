@@ -35,6 +35,7 @@ import math
 import re
 import reprlib
 from collections.abc import Callable
+from operator import countOf
 from types import FunctionType
 from typing import Any
 
@@ -196,8 +197,11 @@ def flatten(array: list[Any]) -> list[Any]:
     """``array[]``'s flattening step: nested arrays spliced one level deep.
 
     When ``array`` holds no arrays it is returned as it is (compiled code only
-    iterates over the result), so the common case copies nothing.
+    iterates over the result), so the common case copies nothing; an array of
+    objects only (the usual `Reservations[]`) is known to be one by a C-level count.
     """
+    if countOf(map(type, array), dict) == len(array):
+        return array
     for element in array:
         if isinstance(element, list):
             break
