@@ -4,8 +4,9 @@ Only the `test_smithy_python_real_*` modules import this, after skipping on a
 Python older than 3.12 (the clients need it). A client is configured entirely
 in code: moto's endpoint URI, a region, a static credentials identity
 resolver, one attempt per call (the waiter decides about retries, not the
-SDK's own retry strategy), and config files that do not exist, so nothing is
-read from the developer's AWS configuration.
+SDK's own retry strategy), and empty config files (os.devnull) with the AWS_*
+environment variables hidden, so nothing is read from the developer's AWS
+configuration.
 """
 
 from __future__ import annotations
@@ -69,14 +70,23 @@ def _settings(endpoint_url: str) -> dict[str, Any]:
     }
 
 
+async def _close_transport(config: Any) -> None:
+    """Close the config's HTTP transport, which `client.close()` leaves open when no call ran."""
+    if config.transport is not None:
+        await config.transport.close()
+
+
 @contextlib.asynccontextmanager
 async def dynamodb_client(
     endpoint_url: str, **overrides: Any
 ) -> AsyncIterator[AsyncDynamoDBClient]:
     """A real `AsyncDynamoDBClient` on `endpoint_url`, closed on exit."""
     config = await AsyncDynamoDBConfig.resolve(**(_settings(endpoint_url) | overrides))
-    async with AsyncDynamoDBClient(config) as client:
-        yield client
+    try:
+        async with AsyncDynamoDBClient(config) as client:
+            yield client
+    finally:
+        await _close_transport(config)
 
 
 @contextlib.asynccontextmanager
@@ -85,8 +95,11 @@ async def lambda_client(
 ) -> AsyncIterator[AsyncLambdaClient]:
     """A real `AsyncLambdaClient` on `endpoint_url`, closed on exit."""
     config = await AsyncLambdaConfig.resolve(**(_settings(endpoint_url) | overrides))
-    async with AsyncLambdaClient(config) as client:
-        yield client
+    try:
+        async with AsyncLambdaClient(config) as client:
+            yield client
+    finally:
+        await _close_transport(config)
 
 
 REAL_CLIENTS: dict[str, Callable[..., contextlib.AbstractAsyncContextManager[Any]]] = {

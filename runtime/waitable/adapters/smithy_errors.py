@@ -29,11 +29,14 @@ __all__ = [
     "client_error",
 ]
 
-# The order the fields appear in; the first found names the error best.
-_CODE_FIELDS = (
-    re.compile(r" - id: (?P<code>[^\s]+)"),
-    re.compile(r" - code: (?P<code>[^\s]+)"),
-    re.compile(r" - status: (?P<code>\d{3})\b"),
+# The start of the message smithy-http and smithy-aws-core give an error
+# response no modeled error matches: the status, then the error shape id the
+# response named (JSON protocols) or its code (XML), when it named one. Anchored
+# at the start, so that the service's own message, which may follow, is never
+# read as a code.
+_UNKNOWN_ERROR = re.compile(
+    r"Unknown error for operation \S+ - status: (?P<status>\d{3})"
+    r"(?: - id: (?P<id>[^\s]+))?(?: - code: (?P<code>[^\s]+))?"
 )
 _CLIENT_TIMEOUT = "ClientTimeoutError"
 _AIOHTTP_CONNECTION = "ClientConnectionError"
@@ -94,10 +97,12 @@ def client_error(error: BaseException) -> Exception | None:
     if transport is not None:
         return SmithyPythonConnectionError(f"could not reach the service: {transport}")
     if type(error).__name__ == "CallError":
-        message = str(getattr(error, "message", "") or error)
-        for field in _CODE_FIELDS:
-            found = field.search(message)
-            if found:
-                code = found.group("code").rpartition("#")[2]
-                return SmithyPythonUnmodeledError(code, message)
+        message = getattr(error, "message", None)
+        if not isinstance(message, str):
+            return None
+        found = _UNKNOWN_ERROR.match(message)
+        if found is not None:
+            named = found.group("id") or found.group("code")
+            code = named.rpartition("#")[2] if named else found.group("status")
+            return SmithyPythonUnmodeledError(code, message)
     return None
