@@ -32,8 +32,9 @@ from aws_sdk_lambda.config import AsyncLambdaConfig
 from smithy_aws_core.identity import AWSCredentialsIdentity
 from smithy_aws_core.identity.static import StaticCredentialsResolver
 
+from shared_corpora import shared_path
+
 from .conftest import (
-    AWS_MODELS,
     FAKE_CREDENTIALS,
     REGION,
     MotoServer,
@@ -121,7 +122,8 @@ def real_generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleT
     from waitable_codegen import generate
 
     root = tmp_path_factory.mktemp("real_generated")
-    generate([AWS_MODELS / name for name in REAL_MODELS], root / REAL_PACKAGE)
+    models = [shared_path("models", "api-models-aws", name) for name in REAL_MODELS]
+    generate(models, root / REAL_PACKAGE)
     sys.path.insert(0, str(root))
     try:
         package = importlib.import_module(REAL_PACKAGE)
