@@ -8,7 +8,7 @@ its time limit) and `Late` (the driver did not call: too late) come back.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 __all__ = [
@@ -37,13 +37,16 @@ START_TOLERANCE = 0.05
 class Poll:
     """Call the operation now, unless the clock already reads past `start_by`.
 
-    Cut the request off after `timeout` seconds if you can (`math.inf`: no limit).
+    Cut the request off after `timeout` seconds if you can (`math.inf`: no limit);
+    `cut_at`, when set, is that moment as a clock reading (the engine sets it: the
+    deadline for every poll but the final one, so one timer can serve them all).
     """
 
     attempt: int
     remaining: float
     timeout: float
     start_by: float = math.inf
+    cut_at: float | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

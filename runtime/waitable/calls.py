@@ -40,13 +40,21 @@ if TYPE_CHECKING:
     from .retry.directives import RetryDirective
 
 __all__ = [
+    "CUT_OFF",
     "CallJudge",
     "CallRecord",
     "CallRetry",
     "RateLimit",
     "checked_delay",
+    "LATE",
+    "arrived_late",
     "make_call",
+    "poll_for",
 ]
+
+#: The outcomes without fields, made once.
+CUT_OFF = CutOff()
+LATE = Late()
 
 logger = logging.getLogger("waitable")
 
@@ -142,23 +150,12 @@ def make_call(
         if plan.rate_limit is not None:
             yield from _take_rate_token(plan.rate_limit, state, now)
         started = now()
-        remaining = state.deadline - started
-        if remaining < -START_TOLERANCE:
-            return CallRecord(Late(), started, started, retries, late=True)
-        final = state.final or remaining <= 0
-        timeout = max(remaining, plan.options.min_delay) if final else remaining
-        outcome = yield Poll(
-            state.attempts + 1, remaining, timeout, state.deadline + START_TOLERANCE
-        )
-        if not isinstance(outcome, (Returned, Raised, CutOff, Late)):
-            raise TypeError(
-                f"a driver sent {outcome!r} in answer to Poll; send an Outcome"
-            )
+        poll = poll_for(plan, state, started)
+        if poll is None:
+            return CallRecord(LATE, started, started, retries, late=True)
+        outcome: Any = yield poll
         finished = now()
-        if (
-            isinstance(outcome, (CutOff, Late))
-            or finished - started > timeout + EPSILON
-        ):
+        if arrived_late(outcome, started, finished, poll.timeout):
             _resolve(token, finished, success=False)
             return CallRecord(outcome, started, finished, retries, late=True)
         if retrying is None:
@@ -200,6 +197,38 @@ def make_call(
                 retries.pop()
                 call.retry_stopped = stopped
                 return call
+
+
+def poll_for(plan: WaitPlan, state: WaitState, started: float) -> Poll | None:
+    """The `Poll` of a call starting at clock time `started`, or None: too late to start.
+
+    Every poll but the final one is cut off at the deadline; the final one may
+    run `min_delay` seconds (the spec's allowance for it).
+    """
+    deadline = state.deadline
+    remaining = deadline - started
+    if remaining < -START_TOLERANCE:
+        return None
+    if state.final or remaining <= 0:
+        timeout = max(remaining, plan.options.min_delay)
+        cut_at = started + timeout
+    else:
+        timeout, cut_at = remaining, deadline
+    return Poll(
+        state.attempts + 1, remaining, timeout, deadline + START_TOLERANCE, cut_at
+    )
+
+
+def arrived_late(outcome: Any, started: float, finished: float, timeout: float) -> bool:
+    """Whether a poll's `outcome` came too late to count; a `TypeError` for a non-`Outcome`."""
+    kind = type(outcome)
+    if kind is Returned or kind is Raised:
+        return finished - started > timeout + EPSILON
+    if isinstance(outcome, (Returned, Raised)):
+        return finished - started > timeout + EPSILON
+    if isinstance(outcome, (CutOff, Late)):
+        return True
+    raise TypeError(f"a driver sent {outcome!r} in answer to Poll; send an Outcome")
 
 
 def _resolve(token: Any, now: float, *, success: bool) -> None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Protocol
+from collections.abc import Callable
+from typing import Protocol, TypeAlias
 
-__all__ = ["Clock", "SystemClock"]
+__all__ = ["CallLater", "Clock", "SystemClock", "TimerHandle"]
 
 
 class Clock(Protocol):
@@ -29,6 +30,18 @@ class Clock(Protocol):
     async def sleep_async(self, seconds: float) -> None:
         """Suspend the calling task for `seconds`."""
         ...
+
+
+class TimerHandle(Protocol):
+    """A scheduled callback that can be called off (`asyncio.TimerHandle` is one)."""
+
+    def cancel(self) -> None: ...
+
+
+#: A clock's optional timers: `call_later(seconds, callback)` runs `callback` once
+#: that many seconds have passed on the clock. The async driver cuts requests off
+#: with them; a clock without them still works (each request races a sleep).
+CallLater: TypeAlias = Callable[[float, Callable[[], object]], TimerHandle]
 
 
 class SystemClock:
@@ -49,3 +62,7 @@ class SystemClock:
     async def sleep_async(self, seconds: float) -> None:
         """`await asyncio.sleep(seconds)`."""
         await asyncio.sleep(seconds)
+
+    def call_later(self, seconds: float, callback: Callable[[], object]) -> TimerHandle:
+        """Run `callback` on the running event loop after `seconds`."""
+        return asyncio.get_running_loop().call_later(seconds, callback)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import math
+from functools import partial
 from collections.abc import Awaitable, Callable, Generator
 from typing import Any
 
-from .clock import Clock, SystemClock
-from .errors import WaiterConfigurationError
 from .actions import Action, CutOff, Late, Outcome, Poll, Raised, Returned, Sleep
+from .calls import CUT_OFF, LATE
+from .clock import CallLater, Clock, SystemClock, TimerHandle
+from .errors import WaiterConfigurationError
 from .results import WaiterResult
 
 __all__ = [
@@ -79,25 +81,189 @@ async def run_async(
     clock: Clock,
     polls: Callable[[], int] | None = None,
 ) -> Any:
-    """`run_sync` for asyncio: awaited calls and `clock.sleep_async`."""
+    """`run_sync` for asyncio: awaited calls and `clock.sleep_async`.
+
+    A poll is cut off at its `Poll.cut_at` by one timer per wait (the deadline
+    serves every poll but the final one) on the clock's timers (`call_later`;
+    the event loop's own on the real clock). A clock without timers races each
+    request against its sleep instead (`poll_with_cutoff`).
+    """
     start = polls() if polls is not None else 0
+    now = clock.now
+    sleep = asyncio.sleep if type(clock) is SystemClock else clock.sleep_async
+    cutoff = _Cutoff.of(clock)
     try:
         action = next(actions)
         if polls is not None and isinstance(action, Sleep):
             action = actions.send(None)
         while True:
-            if isinstance(action, Sleep):
+            if type(action) is Sleep or isinstance(action, Sleep):
                 if polls is not None and polls() > start:
                     return action.seconds
-                await clock.sleep_async(action.seconds)
+                await sleep(action.seconds)
                 action = actions.send(None)
+                continue
+            if now() > action.start_by:
+                outcome: Outcome = LATE
+            elif cutoff is None:
+                outcome = await poll_with_cutoff(poll, clock, action.timeout)
             else:
-                action = actions.send(await call_async(action, poll, clock))
+                cut_at = action.cut_at
+                cutoff.arm(now() + action.timeout if cut_at is None else cut_at)
+                if cutoff.loop is None:
+                    outcome = await _poll_in_task(poll, cutoff)
+                    action = actions.send(outcome)
+                    continue
+                task = cutoff.task
+                before = task.cancelling()
+                cutoff.polling = True
+                try:
+                    output = await poll()
+                except WaiterConfigurationError:
+                    cutoff.take()
+                    raise
+                except asyncio.CancelledError:
+                    if not cutoff.fired or cutoff.take() > before:
+                        raise  # cancelled from outside (too)
+                    outcome = CUT_OFF
+                except Exception as error:
+                    outcome = CUT_OFF if cutoff.take() >= 0 else Raised(error)
+                else:
+                    cutoff.take()
+                    outcome = Returned(output)
+                finally:
+                    cutoff.polling = False
+            action = actions.send(outcome)
     except StopIteration as stop:
         result: WaiterResult[Any] = stop.value
         return result
     finally:
+        if cutoff is not None:
+            cutoff.close()
         actions.close()
+
+
+async def _poll_in_task(poll: Callable[[], Awaitable[Any]], cutoff: _Cutoff) -> Outcome:
+    """One request as a task of its own, cut off by `cutoff`'s timer (clocks other than the real one).
+
+    A cancelled waiter cancels the request once and waits for its cleanup, even
+    when it is cancelled again meanwhile (`_settle`), so no request outlives it.
+    """
+    request = asyncio.ensure_future(poll())
+    ended = request.get_loop().create_future()
+    request.add_done_callback(partial(_wake, ended))
+    cutoff.victim = request
+    cutoff.polling = True
+    try:
+        await ended
+    finally:
+        cutoff.polling = False
+        cutoff.victim = cutoff.task
+        if not request.done():
+            await _settle(request)
+    if request.cancelled():
+        return CUT_OFF
+    failure = request.exception()
+    if failure is None:
+        return Returned(request.result())
+    if isinstance(failure, WaiterConfigurationError) or not isinstance(
+        failure, Exception
+    ):
+        raise failure
+    return Raised(failure)
+
+
+def _wake(ended: asyncio.Future[None], request: asyncio.Future[Any]) -> None:
+    if not ended.done():
+        ended.set_result(None)
+
+
+class _Cutoff:
+    """The timer that cancels a wait's task when a poll runs past its `cut_at`.
+
+    One timer is kept armed while consecutive polls share their `cut_at` (the
+    deadline); it cancels the task only during a poll, and `take()` undoes that
+    cancellation once the poll has ended, as `asyncio.timeout` does.
+    """
+
+    __slots__ = (
+        "task",
+        "victim",
+        "loop",
+        "later",
+        "now",
+        "handle",
+        "armed_at",
+        "polling",
+        "fired",
+    )
+
+    def __init__(
+        self,
+        task: asyncio.Task[Any],
+        loop: asyncio.AbstractEventLoop | None,
+        later: CallLater | None,
+        now: Callable[[], float],
+    ) -> None:
+        self.task = task
+        #: What the timer cancels: the waiter's task, or the request's own task.
+        self.victim: asyncio.Future[Any] = task
+        self.loop = loop
+        self.later = later
+        self.now = now
+        self.handle: TimerHandle | None = None
+        self.armed_at: float | None = None
+        self.polling = False
+        self.fired = False
+
+    @classmethod
+    def of(cls, clock: Clock) -> _Cutoff | None:
+        """The cut-off timer for the running task on `clock`; None if the clock has no timers."""
+        task = asyncio.current_task()
+        if task is None:
+            return None
+        if type(clock) is SystemClock:  # the loop reads the same monotonic time
+            return cls(task, task.get_loop(), None, clock.now)
+        later = getattr(clock, "call_later", None)
+        if not callable(later):
+            return None
+        return cls(task, None, later, clock.now)
+
+    def arm(self, when: float) -> None:
+        """Cut the next poll off at clock time `when` (`math.inf`: never)."""
+        if when == self.armed_at:
+            return
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+        self.armed_at = when
+        if when == math.inf:
+            return
+        if self.loop is not None:
+            self.handle = self.loop.call_at(when, self._fire)
+        else:
+            assert self.later is not None
+            self.handle = self.later(max(when - self.now(), 0.0), self._fire)
+
+    def _fire(self) -> None:
+        self.handle = None
+        self.armed_at = None
+        if self.polling and not self.fired:
+            self.fired = self.victim is self.task
+            self.victim.cancel()
+
+    def take(self) -> int:
+        """After a poll: -1 if the timer did not cut it off, else the task's remaining cancel requests."""
+        if not self.fired:
+            return -1
+        self.fired = False
+        return self.task.uncancel()
+
+    def close(self) -> None:
+        """Cancel the timer: the wait is over (or paused between `poll_once` turns)."""
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
 
 
 async def call_async(

@@ -62,7 +62,16 @@ from .actions import (
     Sleep,
 )
 from .backoff import RetryContext
-from .calls import CallRetry, RateLimit, checked_delay, make_call
+from .calls import (
+    LATE,
+    CallJudge,
+    CallRetry,
+    RateLimit,
+    arrived_late,
+    checked_delay,
+    make_call,
+    poll_for,
+)
 from .definition import AcceptorState, WaiterDefinition
 from .error_codes import error_code, is_transport_error
 from .errors import (
@@ -74,7 +83,8 @@ from .errors import (
 )
 from .matching import Verdict, input_to_jmespath, match_error, match_output
 from .options import WaitOptions
-from .results import Attempt, WaiterResult
+from .history import History
+from .results import Attempt, Retry, WaiterResult
 
 __all__ = [
     "Action",
@@ -138,12 +148,13 @@ class WaitState:
     """The loop's memory, in clock seconds: enough to resume a wait between polls.
 
     `attempts` counts polls; `history` keeps the last `history_limit` of them
-    (all when None).
+    (all when None), compactly (`waitable.history.History`; a list of
+    `Attempt`s given here is converted).
     """
 
     started_at: float
     deadline: float
-    history: list[Attempt[Any]] = field(default_factory=list)
+    history: History = field(default_factory=History)
     next_delay: float = 0
     next_poll_at: float | None = None
     final: bool = False
@@ -151,6 +162,12 @@ class WaitState:
     attempts: int = 0
     history_limit: int | None = None
     total_delay: float = 0.0
+
+    def __post_init__(self) -> None:
+        if type(self.history) is not History:
+            self.history = History(self.history, self.history_limit)
+        else:
+            self.history.limit = self.history_limit
 
 
 def start(plan: WaitPlan, now: float, history_limit: int | None = None) -> WaitState:
@@ -171,60 +188,115 @@ def flow(
         input_to_jmespath(definition, plan.input) if plan.judge is None else plan.input
     )
 
-    def judge(
-        outcome: Returned | Raised, code: str | None
-    ) -> tuple[Verdict | None, WaiterEvaluationError | None]:
-        return _judge_safely(plan, outcome, input_data, code)
+    history = state.history
+    judge: CallJudge | None = None
+    simple = plan.call_retry is None and plan.rate_limit is None
+    if not simple:
+
+        def judge(
+            outcome: Returned | Raised, code: str | None
+        ) -> tuple[Verdict | None, WaiterEvaluationError | None]:
+            return _judge_safely(plan, outcome, input_data, code)
 
     if state.next_poll_at is not None:
         pause = state.next_poll_at - now()
         if pause > 0:
             yield Sleep(pause)
     while True:
-        call = yield from make_call(plan, state, now, judge)
-        outcome, finished = call.outcome, call.finished
-        if isinstance(outcome, Late) and not call.retries:
-            # No call was made: the history records polls, and this was none.
-            _fail(
-                WaiterTimeoutError(
-                    _result(state, definition, finished),
-                    max_wait_time=options.max_wait_time,
-                    why=_late_reason(outcome),
+        verdict: Verdict | None = None
+        broken: WaiterEvaluationError | None = None
+        if simple:  # one try, no limiter: the call without `make_call`'s machinery
+            started = now()
+            poll = poll_for(plan, state, started)
+            if poll is None:
+                _fail(
+                    WaiterTimeoutError(
+                        _result(state, definition, started),
+                        max_wait_time=options.max_wait_time,
+                        why=_late_reason(LATE),
+                    )
                 )
-            )
-        if isinstance(outcome, Returned):
-            state.last_output = outcome.output
-        late = call.late
-        code = (
-            error_code(outcome.error, definition.errors)
-            if isinstance(outcome, Raised)
-            else None
-        )
-        broken = call.broken
-        if late:
-            verdict: Verdict | None = _IMPLICIT_FAILURE
-        elif call.judged:
-            verdict = call.verdict
+            outcome: Any = yield poll
+            finished = now()
+            late = arrived_late(outcome, started, finished, poll.timeout)
+            if isinstance(outcome, Late):
+                # No call was made: the history records polls, and this was none.
+                _fail(
+                    WaiterTimeoutError(
+                        _result(state, definition, finished),
+                        max_wait_time=options.max_wait_time,
+                        why=_late_reason(outcome),
+                    )
+                )
+            retries: tuple[Retry, ...] = ()
+            retry_stopped = None
+            judged = False
         else:
+            assert judge is not None
+            call = yield from make_call(plan, state, now, judge)
+            outcome, finished, started = call.outcome, call.finished, call.started
+            if isinstance(outcome, Late) and not call.retries:
+                # No call was made: the history records polls, and this was none.
+                _fail(
+                    WaiterTimeoutError(
+                        _result(state, definition, finished),
+                        max_wait_time=options.max_wait_time,
+                        why=_late_reason(outcome),
+                    )
+                )
+            late, judged, broken = call.late, call.judged, call.broken
+            verdict = call.verdict
+            retries, retry_stopped = tuple(call.retries), call.retry_stopped
+        returned = type(outcome) is Returned or isinstance(outcome, Returned)
+        if returned:
+            state.last_output = outcome.output
+            code = None
+        elif isinstance(outcome, Raised):
+            code = error_code(outcome.error, definition.errors)
+        else:
+            code = None
+        if late:
+            verdict = _IMPLICIT_FAILURE
+        elif not judged:
             assert isinstance(outcome, (Returned, Raised))
-            verdict, broken = judge(outcome, code)
+            try:
+                verdict = _judge(plan, outcome, input_data, code)
+            except WaiterEvaluationError as unevaluated:
+                broken = unevaluated
         if broken is not None:
             verdict = Verdict(AcceptorState.FAILURE, broken.acceptor_index)
         state.attempts += 1
-        attempt = Attempt(
-            number=state.attempts,
-            started_at=call.started - state.started_at,
-            delay=state.next_delay,
-            duration=finished - call.started,
-            state=AcceptorState.FAILURE if verdict is None else verdict.state,
-            acceptor_index=None if verdict is None else verdict.acceptor_index,
-            output=outcome.output if isinstance(outcome, Returned) else None,
-            error_type=code,
-            retries=tuple(call.retries),
-            retry_stopped=call.retry_stopped,
+        accepted = AcceptorState.FAILURE if verdict is None else verdict.state
+        index = None if verdict is None else verdict.acceptor_index
+        output = outcome.output if returned else None
+        history.record(
+            state.attempts,
+            started - state.started_at,
+            state.next_delay,
+            finished - started,
+            accepted,
+            index,
+            output,
+            code,
+            retries,
+            retry_stopped,
         )
-        _record(state, attempt)
-        _report(plan, attempt)
+        if plan.on_attempt is not None or logger.isEnabledFor(logging.DEBUG):
+            _report(
+                plan,
+                Attempt(
+                    state.attempts,
+                    started - state.started_at,
+                    state.next_delay,
+                    finished - started,
+                    accepted,
+                    index,
+                    output,
+                    code,
+                    retries,
+                    retry_stopped,
+                ),
+            )
         if broken is not None:
             error = broken.with_result(_result(state, definition, finished))
             logger.info("%s", error)
@@ -346,14 +418,6 @@ def _next_delay(plan: WaitPlan, state: WaitState, now: float) -> tuple[float, bo
     return delay, False
 
 
-def _record(state: WaitState, attempt: Attempt[Any]) -> None:
-    """Append to the history, dropping the oldest beyond `history_limit`."""
-    state.history.append(attempt)
-    limit = state.history_limit
-    if limit is not None and len(state.history) > limit:
-        del state.history[: len(state.history) - limit]
-
-
 def _late_reason(outcome: Outcome) -> str:
     if isinstance(outcome, CutOff):
         return "the request was cut off at the deadline"
@@ -368,16 +432,14 @@ def _result(
     now: float,
     final_state: AcceptorState = AcceptorState.FAILURE,
 ) -> WaiterResult[Any]:
-    history = tuple(state.history)
-    last = history[-1] if history else None
-    elapsed = (last.started_at + last.duration) if last else now - state.started_at
+    end = state.history.last_end()
     return WaiterResult(
-        waiter=definition.name,
-        state=final_state,
-        output=state.last_output,
-        attempts=state.attempts,
-        elapsed=elapsed,
-        history=history,
+        definition.name,
+        final_state,
+        state.last_output,
+        state.attempts,
+        now - state.started_at if end is None else end,
+        state.history.snapshot(),
     )
 
 

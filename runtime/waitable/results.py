@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import FrozenInstanceError, dataclass
 from typing import Any, Generic, TypeVar
 
 from .definition import AcceptorState
@@ -54,29 +55,95 @@ class Attempt(Generic[OutputT]):
     retry_stopped: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
 class WaiterResult(Generic[OutputT]):
     """The outcome of a wait, returned on success and carried by every `WaiterError`.
 
     `output` is the last output the client returned during the wait, as the
     client returned it (None if no call succeeded). `elapsed` is seconds from the
-    start of the wait to the end of its last poll.
+    start of the wait to the end of its last poll. `history` is a tuple of
+    `Attempt`s, built from the engine's compact record when first read.
+    Immutable, compared and hashed by value like a frozen dataclass.
     """
+
+    __slots__ = ("waiter", "state", "output", "attempts", "elapsed", "_history")
+    __match_args__ = ("waiter", "state", "output", "attempts", "elapsed", "history")
 
     waiter: str
     state: AcceptorState
     output: OutputT | None
     attempts: int
     elapsed: float
-    history: tuple[Attempt[OutputT], ...]
+    _history: Iterable[Attempt[OutputT]]
+
+    def __init__(
+        self,
+        waiter: str,
+        state: AcceptorState,
+        output: OutputT | None,
+        attempts: int,
+        elapsed: float,
+        history: Iterable[Attempt[OutputT]],
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "waiter", waiter)
+        setattr_(self, "state", state)
+        setattr_(self, "output", output)
+        setattr_(self, "attempts", attempts)
+        setattr_(self, "elapsed", elapsed)
+        setattr_(self, "_history", history)
+
+    @property
+    def history(self) -> tuple[Attempt[OutputT], ...]:
+        """Every kept poll's `Attempt`, oldest first."""
+        history = self._history
+        if type(history) is not tuple:
+            history = tuple(history)
+            object.__setattr__(self, "_history", history)
+        return history
 
     @property
     def last_attempt(self) -> Attempt[OutputT] | None:
         """The record of the final poll, if there was one."""
-        return self.history[-1] if self.history else None
+        history = self.history
+        return history[-1] if history else None
 
     def to_data(self) -> dict[str, Any]:
         """This result as JSON data (outputs made JSON-safe), to send to another process."""
         from .steps import result_to_data
 
         return result_to_data(self)
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.waiter,
+            self.state,
+            self.output,
+            self.attempts,
+            self.elapsed,
+            self.history,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, WaiterResult)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__qualname__}(waiter={self.waiter!r}, state={self.state!r}, "
+            f"output={self.output!r}, attempts={self.attempts!r}, "
+            f"elapsed={self.elapsed!r}, history={self.history!r})"
+        )
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), self._fields())

@@ -26,10 +26,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from .clock import Clock
+from .clock import CallLater, Clock
 from .definition import AcceptorState
 from .errors import WaiterConfigurationError
 from .flow import WaitState
+from .history import History
 from .jsondata import to_json_data
 from .results import Attempt, Retry, WaiterResult
 
@@ -61,6 +62,9 @@ class WallClock:
         self.clock = clock
         wall = getattr(clock, "wall", None)
         self._wall = wall if callable(wall) else time.time
+        later = getattr(clock, "call_later", None)
+        #: The clock's timers (see `waitable.clock.CallLater`), if it has them.
+        self.call_later: CallLater | None = later if callable(later) else None
 
     def now(self) -> float:
         """Wall-clock seconds."""
@@ -257,7 +261,10 @@ class SavedWait:
         return WaitState(
             started_at=self.started_at,
             deadline=self.deadline,
-            history=[attempt_from_data(entry) for entry in self.history],
+            history=History(
+                (attempt_from_data(entry) for entry in self.history),
+                self.history_limit,
+            ),
             next_delay=self.next_delay,
             next_poll_at=self.next_poll_at,
             final=self.final,

@@ -11,6 +11,7 @@ import heapq
 import itertools
 import math
 import weakref
+from collections.abc import Callable
 
 __all__ = ["VirtualClock"]
 
@@ -69,6 +70,36 @@ def _watcher(loop: asyncio.AbstractEventLoop) -> _IdleWatcher:
     return watcher
 
 
+class _Timer:
+    """A callback due at a virtual time (`VirtualClock.call_later`)."""
+
+    __slots__ = ("callback", "clock", "ended")
+
+    def __init__(self, callback: Callable[[], object], clock: VirtualClock) -> None:
+        self.callback: Callable[[], object] | None = callback
+        self.clock: VirtualClock | None = clock
+        self.ended = False
+
+    def done(self) -> bool:
+        """True once it has run or been cancelled."""
+        return self.ended
+
+    def cancel(self) -> None:
+        """Call it off (nothing happens if it has run already)."""
+        if not self.ended:
+            self.ended = True
+            clock, self.clock, self.callback = self.clock, None, None
+            if clock is not None:
+                clock._forget_cancelled()
+
+    def fire(self) -> None:
+        """Run the callback once."""
+        callback = self.callback
+        self.ended, self.clock, self.callback = True, None, None
+        if callback is not None:
+            callback()
+
+
 class VirtualClock:
     """A clock whose time moves only when something sleeps on it, or `advance()` is called.
 
@@ -85,8 +116,9 @@ class VirtualClock:
         self._wall_offset = (
             self._now if wall_start is None else float(wall_start)
         ) - self._now
-        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._sleepers: list[tuple[float, int, asyncio.Future[None] | _Timer]] = []
         self._order = itertools.count()
+        self._cancelled = 0
 
     def now(self) -> float:
         """The current virtual time in seconds."""
@@ -118,11 +150,38 @@ class VirtualClock:
         _watcher(loop).watch(self)
         await future
 
+    def call_later(self, seconds: float, callback: Callable[[], object]) -> _Timer:
+        """Run `callback` once virtual time has moved on by `seconds`; `.cancel()` it to call it off.
+
+        A pending timer is a wake-up like a sleeper's: when every task waits, time
+        may jump to it (a request stuck past its cut-off is cut off).
+        """
+        _check(seconds)
+        timer = _Timer(callback, self)
+        heapq.heappush(self._sleepers, (self._now + seconds, next(self._order), timer))
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return timer  # no event loop: `advance()` runs it
+        _watcher(loop).watch(self)
+        return timer
+
     def _wake_due(self) -> None:
         while self._sleepers and self._sleepers[0][0] <= self._now:
-            future = heapq.heappop(self._sleepers)[2]
-            if not future.done():
-                future.set_result(None)
+            waiting = heapq.heappop(self._sleepers)[2]
+            if not waiting.done():
+                if isinstance(waiting, _Timer):
+                    waiting.fire()
+                else:
+                    waiting.set_result(None)
+
+    def _forget_cancelled(self) -> None:
+        """Drop called-off timers once they are most of the queue (they never reach its front)."""
+        self._cancelled += 1
+        if self._cancelled > 64 and self._cancelled * 2 > len(self._sleepers):
+            self._sleepers = [entry for entry in self._sleepers if not entry[2].done()]
+            heapq.heapify(self._sleepers)
+            self._cancelled = 0
 
     def _has_sleepers(self) -> bool:
         """Drop cancelled sleepers from the front; True if any sleeper is left."""
