@@ -40,6 +40,7 @@ __all__ = [
     "Matcher",
     "ModeledError",
     "OutputMatcher",
+    "PathMatcher",
     "StatusMatcher",
     "SuccessMatcher",
     "WaiterDefinition",
@@ -101,8 +102,12 @@ def _compile(path: str, what: str) -> Search:
 
 
 @dataclass(frozen=True, slots=True)
-class _PathMatcher:
-    """Shared fields of the `output` and `inputOutput` matchers (the spec's PathMatcher)."""
+class PathMatcher:
+    """Shared fields of the `output` and `inputOutput` matchers (the spec's PathMatcher).
+
+    `input_output` is True for an `inputOutput` matcher, whose path sees
+    `{"input": ..., "output": ...}`.
+    """
 
     path: str
     expected: str
@@ -111,8 +116,10 @@ class _PathMatcher:
     compiled: Search = field(init=False, compare=False, repr=False)
     comparison: Comparison = field(init=False, compare=False, repr=False)
     output_converter: OutputConverter = field(init=False, compare=False, repr=False)
+    input_output: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "input_output", isinstance(self, InputOutputMatcher))
         if not isinstance(self.comparator, Comparator):
             raise WaiterDefinitionError(
                 f"comparator {self.comparator!r} of path {self.path!r} is not one of "
@@ -129,7 +136,7 @@ class _PathMatcher:
         compiled = self.search or _compile(self.path, "path")
         object.__setattr__(self, "compiled", compiled)
         object.__setattr__(self, "comparison", COMPARATORS[self.comparator])
-        reads = output_reads_of(self.path, isinstance(self, InputOutputMatcher))
+        reads = output_reads_of(self.path, self.input_output)
         object.__setattr__(self, "output_converter", OutputConverter(reads))
 
     def describe(self) -> str:
@@ -139,12 +146,12 @@ class _PathMatcher:
 
 
 @dataclass(frozen=True, slots=True)
-class OutputMatcher(_PathMatcher):
+class OutputMatcher(PathMatcher):
     """Matches the successful output of the operation with a JMESPath expression."""
 
 
 @dataclass(frozen=True, slots=True)
-class InputOutputMatcher(_PathMatcher):
+class InputOutputMatcher(PathMatcher):
     """Matches `{"input": ..., "output": ...}` of a successful call with a JMESPath expression."""
 
 

@@ -60,6 +60,7 @@ from .definition import (
     InputOutputMatcher,
     Matcher,
     OutputMatcher,
+    PathMatcher,
     Search,
     StatusMatcher,
     SuccessMatcher,
@@ -193,7 +194,7 @@ def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> 
         matcher = acceptor.matcher
         try:
             seen: Any = _UNSET
-            if isinstance(matcher, (OutputMatcher, InputOutputMatcher)):
+            if isinstance(matcher, PathMatcher):
                 if data is _UNSET:
                     data = _convert(definition, output, index)
                 own = data
@@ -201,17 +202,22 @@ def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> 
                     own = _convert(definition, output, index, matcher.output_converter)
                     if own is _UNREADABLE:
                         continue
-                both = isinstance(matcher, InputOutputMatcher)
+                both = matcher.input_output
                 seen = {"input": input_data, "output": own} if both else own
                 key = (both, matcher.path)
                 value = values.get(key, _UNSET) if own is data else _UNSET
                 if value is _UNSET:
-                    value = values[key] = _search(
-                        matcher.compiled, seen, definition, index
-                    )
-                hit = value is not _UNSET and _compare(
-                    matcher, value, definition, index
-                )
+                    try:
+                        value = matcher.compiled(seen)
+                    except NO_MATCH_ERRORS as exc:
+                        _no_match(definition, index, "path", exc)
+                        continue
+                    values[key] = value
+                try:
+                    hit = matcher.comparison(value, matcher.expected)
+                except NO_MATCH_ERRORS as exc:
+                    _no_match(definition, index, "comparator", exc)
+                    continue
             elif isinstance(matcher, SuccessMatcher):
                 hit = matcher.success
             elif isinstance(
@@ -219,7 +225,7 @@ def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> 
             ):
                 hit = _botocore_hit(matcher, output, definition, index)
             else:
-                hit = False
+                continue
             if hit:
                 if seen is _UNSET and acceptor.compiled_message is not None:
                     if data is _UNSET:
@@ -233,20 +239,6 @@ def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> 
         except Exception as exc:
             raise _unexpected(definition, index, matcher, exc) from exc
     return _RETRY
-
-
-def _compare(
-    matcher: OutputMatcher | InputOutputMatcher,
-    value: Any,
-    definition: WaiterDefinition,
-    index: int,
-) -> bool:
-    """The matcher's comparator on `value`; a value that cannot be compared is False."""
-    try:
-        return matcher.comparison(value, matcher.expected)
-    except NO_MATCH_ERRORS as exc:
-        _no_match(definition, index, "comparator", exc)
-        return False
 
 
 def match_error(
