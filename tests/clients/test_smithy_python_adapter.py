@@ -15,6 +15,8 @@ from waitable.adapters.smithy_python import (
     path_member_names,
     smithy_python_waiter,
 )
+from waitable.adapters.schema_names import serialized_member_name
+from waitable.adapters.shapes import to_dataclass, to_member_dict
 from waitable.definition import WaiterDefinition
 from waitable.testing import VirtualClock
 
@@ -250,3 +252,47 @@ def test_paths_whose_names_clash_need_the_generated_output_types() -> None:
 
     operation = SmithyPythonOperation(client, CLASHING, output_shape=Output)
     assert "id" not in operation.member_names
+
+
+@dataclass
+class ValueS:
+    value: str
+
+
+@dataclass
+class ValueNS:
+    value: list[str]
+
+
+@dataclass(kw_only=True)
+class PutInput:
+    # The longer member's class first: `S` must still pick ValueS.
+    item: dict[str, ValueNS | ValueS] | None = None
+
+
+def test_a_union_member_input_is_the_shortest_class_ending_in_its_name() -> None:
+    built = to_dataclass(PutInput, {"Item": {"a": {"S": "x"}, "b": {"NS": ["1"]}}})
+    assert built.item == {"a": ValueS(value="x"), "b": ValueNS(value=["1"])}
+
+
+@dataclass(frozen=True)
+class MemberSchema:
+    member_name: str
+
+
+@dataclass
+class WeirdlyNamedArm:
+    """A union member whose class name does not say its member (only its schema does)."""
+
+    value: str
+
+    def serialize_members(self, serializer: Any) -> None:
+        serializer.write_string(MemberSchema("nULL"), self.value)
+
+
+def test_a_union_member_output_is_named_by_the_member_its_schema_writes() -> None:
+    assert serialized_member_name(WeirdlyNamedArm("x")) == "nULL"
+    assert to_member_dict({"k": WeirdlyNamedArm("x")}) == {"k": {"nULL": "x"}}
+    # Anything else has no such name.
+    assert serialized_member_name(ValueS("x")) is None
+    assert serialized_member_name(object()) is None

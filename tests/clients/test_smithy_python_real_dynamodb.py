@@ -321,3 +321,65 @@ def test_a_nested_required_member_missing_from_the_input_ends_the_wait(
         real_world.clients["dynamodb"].exceptions.ResourceNotFoundException
     ):
         real_world.clients["dynamodb"].describe_table(TableName=real_world.name)
+
+
+class AsyncItemWrittenWaiter(AsyncWaiter[dict[str, Any], dict[str, Any]]):
+    """A waiter on GetItem: its key and its output are maps of AttributeValue unions."""
+
+    definition = WaiterDefinition.from_trait(
+        "ItemWritten",
+        "com.amazonaws.dynamodb#GetItem",
+        {
+            "acceptors": [
+                {
+                    "state": "success",
+                    "matcher": {
+                        "output": {
+                            "path": "Item.state.S",
+                            "expected": "done",
+                            "comparator": "stringEquals",
+                        }
+                    },
+                },
+                {
+                    "state": "retry",
+                    "matcher": {
+                        "output": {
+                            "path": "Item == null",
+                            "expected": "true",
+                            "comparator": "booleanEquals",
+                        }
+                    },
+                },
+            ]
+        },
+    )
+
+
+def test_union_members_go_in_and_come_out_by_the_models_member_names(
+    real_world: World,
+) -> None:
+    real_world.create_table()
+    table = real_world.clients["dynamodb"]
+
+    def put_item(attempt: Any) -> None:
+        if attempt.number == 1:
+            table.put_item(
+                TableName=real_world.name,
+                Item={"id": {"S": "job-1"}, "state": {"S": "done"}, "n": {"N": "3"}},
+            )
+
+    async def wait(client: Any) -> Any:
+        waiter = smithy_python_waiter(
+            AsyncItemWrittenWaiter, client, on_attempt=put_item
+        )
+        key = {"id": {"S": "job-1"}}
+        return await waiter.wait({"TableName": real_world.name, "Key": key}, **FAST)
+
+    result = run(real_world, "dynamodb", wait)
+    assert history_of(result) == [(RETRY, None), (SUCCESS, None)]
+    assert result.output["Item"] == {
+        "id": {"S": "job-1"},
+        "state": {"S": "done"},
+        "n": {"N": "3"},
+    }

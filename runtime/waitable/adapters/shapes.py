@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
 from .naming import python_member_name
+from .schema_names import serialized_member_name
 
 __all__ = ["ShapeConversionError", "to_dataclass", "to_member_dict"]
 
@@ -113,18 +114,21 @@ def _union_input(arms: tuple[Any, ...], value: Mapping[str, Any]) -> Any:
     if len(value) != 1:
         return None
     [(member, item)] = value.items()
-    for arm in arms:
-        if not (isinstance(arm, type) and dataclasses.is_dataclass(arm)):
-            continue
-        fields = dataclasses.fields(arm)
-        if (
-            len(fields) == 1
-            and fields[0].name == _UNION_VALUE_FIELD
-            and _union_member(arm.__name__, [member]) == member
-        ):
-            hint = typing.get_type_hints(arm).get(_UNION_VALUE_FIELD, Any)
-            return arm(**{_UNION_VALUE_FIELD: _convert(hint, item)})
-    return None
+    fitting = [
+        arm
+        for arm in arms
+        if isinstance(arm, type)
+        and dataclasses.is_dataclass(arm)
+        and [field.name for field in dataclasses.fields(arm)] == [_UNION_VALUE_FIELD]
+        and _union_member(arm.__name__, [member]) == member
+    ]
+    if not fitting:
+        return None
+    # All arms are `<Union><Member>`: of those ending in the member's name
+    # (`S` fits AttributeValueS and AttributeValueNS), the shortest is its own.
+    arm = min(fitting, key=lambda candidate: len(candidate.__name__))
+    hint = typing.get_type_hints(arm).get(_UNION_VALUE_FIELD, Any)
+    return arm(**{_UNION_VALUE_FIELD: _convert(hint, item)})
 
 
 def to_member_dict(
@@ -139,7 +143,9 @@ def to_member_dict(
     used, and an attribute neither knows keeps its Python name. Unset
     (``None``) attributes are left out, as an absent member is on the wire.
     A union member's dataclass (one ``value`` field, class named
-    ``<Union><Member>``) becomes ``{Member: value}``.
+    ``<Union><Member>``) becomes ``{Member: value}``: the member's name is the
+    one its own `serialize_members` writes (smithy-python's schema), else the
+    class name's ending among the known names.
     """
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         keys = _typed_dict_keys(shape)
@@ -147,7 +153,9 @@ def to_member_dict(
         if len(fields) == 1 and fields[0].name == _UNION_VALUE_FIELD:
             # A structure whose one member is `Value` reads the same either way.
             candidates = [name for name, _ in keys.values()] or member_names.values()
-            member = _union_member(type(value).__name__, candidates)
+            member = serialized_member_name(value) or _union_member(
+                type(value).__name__, candidates
+            )
             if member is not None:
                 inner = keys.get(python_member_name(member), (member, None))[1]
                 return {member: to_member_dict(value.value, member_names, inner)}  # type: ignore[attr-defined]
