@@ -424,3 +424,23 @@ def test_a_generated_definition_records_them_and_still_converts_a_timestamp(
     later = {"Items": [{"Name": "on", "Created": launched.replace(year=2025)}]}
     assert ready.output_converter(later) is not later  # converted, not skipped
     assert match_output(ready, later, {}).state is AcceptorState.SUCCESS
+
+
+def test_a_hostile_map_key_in_a_path_reaches_the_definition_only_as_data(
+    tmp_path: Path, import_package: Importer
+) -> None:
+    hostile = 'x"),)\nimport os; os.system("echo pwned")  # \\\u2028'
+    path = "Items[].Tags." + json.dumps(hostile)
+    matcher = {"path": path, "expected": "v", "comparator": "allStringEquals"}
+    trait = {"acceptors": [{"state": "success", "matcher": {"output": matcher}}]}
+    shapes = output_model()
+    shapes["smithy.example#GetThing"] = waiter_operation(
+        {"Ready": trait}, input=None, output="smithy.example#Output"
+    )
+    model = write_model(tmp_path / "m.json", shapes)
+    generate([model], tmp_path / "hostile_pkg", allow_danger=True)
+    package = import_package(tmp_path / "hostile_pkg")
+    ready = package.ReadyWaiter.definition
+    assert ready.plain_reads == (("Items", "Tags", hostile),)
+    output = {"Items": [{"Tags": {hostile: "v"}}]}
+    assert match_output(ready, output, {}).acceptor_index == 0
