@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path, PurePosixPath
 
 from .errors import GenerationError
@@ -56,9 +57,8 @@ __all__ = [
 _HEADER = HEADER_MARK.encode()
 _CACHE = "__pycache__"
 _FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-_SYNC_BATCH = 64
-"""How many written files are held open to be synced together."""
-_SYNC_THREADS = 16
+_SYNC_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
+_SYNC_THREADS = 8
 
 
 @dataclass(frozen=True)
@@ -309,17 +309,15 @@ def _build(
     mode = os.stat(site.name, dir_fd=parent).st_mode if old else 0o777
     os.mkdir(site.staging_name, stat.S_IMODE(mode), dir_fd=parent)
     directories = {PurePosixPath(): open_directory(site.staging_name, parent)}
-    unsynced: list[int] = []
     try:
         if old:
             os.fchmod(directories[PurePosixPath()], stat.S_IMODE(mode))
+        written: list[tuple[int, str]] = []
         for relative, content in sorted(files.items()):
             folder = _directory(directories, relative.parent)
-            unsynced.append(_write_file(folder, relative.name, content.encode("utf-8")))
+            _write_file(folder, relative.name, content.encode("utf-8"))
+            written.append((folder, relative.name))
             checkpoint(f"staged {relative}")
-            if len(unsynced) >= _SYNC_BATCH:
-                _sync(unsynced)
-                _close(unsynced)
         if old:
             source = open_directory(site.name, parent)
             try:
@@ -328,31 +326,46 @@ def _build(
                 os.close(source)
             checkpoint("carried files that are not ours")
         root = directories[PurePosixPath()]
-        unsynced.append(_write_file(root, MANIFEST_NAME, manifest.to_bytes()))
+        _write_file(root, MANIFEST_NAME, manifest.to_bytes())
+        written.append((root, MANIFEST_NAME))
         checkpoint("staged the manifest")
-        _sync([*unsynced, *directories.values()])
+        _sync(written, list(directories.values()))
     finally:
-        _close(unsynced)
         for descriptor in directories.values():
             os.close(descriptor)
 
 
-def _sync(descriptors: Sequence[int]) -> None:
-    """fsync every descriptor, all at once from a few threads: the file system
+def _sync(files: Sequence[tuple[int, str]], directories: Sequence[int]) -> None:
+    """fsync the written files (each reopened by name in its staging directory)
+    and the directories, all at once from a few threads: the file system then
     commits them together instead of once per file (several times faster)."""
-    if len(descriptors) <= 1:
-        for descriptor in descriptors:
-            os.fsync(descriptor)
-        return
-    with ThreadPoolExecutor(min(len(descriptors), _SYNC_THREADS)) as pool:
-        for _ in pool.map(os.fsync, descriptors):
-            pass
+    tasks = [partial(_sync_file, folder, name) for folder, name in files]
+    tasks += [partial(os.fsync, descriptor) for descriptor in directories]
+    for _ in _sync_pool().map(_call, tasks):
+        pass
 
 
-def _close(descriptors: list[int]) -> None:
-    """Close and forget the descriptors."""
-    while descriptors:
-        os.close(descriptors.pop())
+def _sync_file(directory: int, name: str) -> None:
+    descriptor = os.open(name, _SYNC_FLAGS, dir_fd=directory)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _call(task: Callable[[], None]) -> None:
+    task()
+
+
+_POOL: list[tuple[int, ThreadPoolExecutor]] = []
+
+
+def _sync_pool() -> ThreadPoolExecutor:
+    """The threads that sync, made once per process (again in a forked child,
+    which inherits the pool but not its threads)."""
+    if not _POOL or _POOL[0][0] != os.getpid():
+        _POOL[:] = [(os.getpid(), ThreadPoolExecutor(_SYNC_THREADS, "waitable-sync"))]
+    return _POOL[0][1]
 
 
 def _directory(directories: dict[PurePosixPath, int], relative: PurePosixPath) -> int:
@@ -365,19 +378,17 @@ def _directory(directories: dict[PurePosixPath, int], relative: PurePosixPath) -
     return directories[relative]
 
 
-def _write_file(directory: int, name: str, data: bytes) -> int:
-    """Create `name` with `data` in a staging directory; its descriptor, still
-    open, for the caller to sync and close."""
+def _write_file(directory: int, name: str, data: bytes) -> None:
+    """Create `name` with `data` in a staging directory (synced later, with the
+    others, by `_sync`)."""
     descriptor = os.open(name, _FILE_FLAGS, 0o644, dir_fd=directory)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(descriptor, view) :]
         os.fchmod(descriptor, 0o644)
-    except BaseException:
+    finally:
         os.close(descriptor)
-        raise
-    return descriptor
 
 
 def _carry(
