@@ -4,7 +4,8 @@ clone without the shared corpora skips what needs them with one clear reason.
 Under `CI=true` (what `.ci/run` runs with) the "ci" profile derandomizes hypothesis,
 so a submission's result does not depend on the examples a random seed happened to
 draw; a developer's run keeps exploring new examples, and a failure it finds is
-kept in `.hypothesis/` and becomes an `@example` in the test.
+kept in `.hypothesis/` and becomes an `@example` in the test. Neither profile
+times examples (no timing assertions: a loaded machine must not fail a test).
 
 A test or fixture that fails only because a `../shared` file is missing is
 reported as skipped with `shared_corpora.missing_reason`; modules that read the
@@ -17,12 +18,15 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 from shared_corpora import SHARED, missing_reason
 
-settings.register_profile("ci", derandomize=True, print_blob=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+# No test times anything: hypothesis's per-example deadline and its "input generation
+# is slow" health check measure the machine's load, not the code, so both are off.
+_UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("dev", **_UNTIMED)
+settings.register_profile("ci", derandomize=True, print_blob=True, **_UNTIMED)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 def _missing_shared_file(error: BaseException | None) -> tuple[str, ...] | None:
