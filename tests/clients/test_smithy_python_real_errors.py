@@ -90,6 +90,22 @@ def test_an_error_that_names_nothing_is_its_status(
     assert unmodeled(message).code == str(status)
 
 
+@pytest.mark.parametrize(
+    ("named", "code"),
+    [
+        ("aws.protocoltests#FooError:http://internal.amazon.com/coral/", "FooError"),
+        ("InvalidInstanceID.NotFound", "InvalidInstanceID.NotFound"),
+        ("Evil\x1b[31mCode", "400"),  # not a code's characters: the status
+        ("", "400"),
+    ],
+)
+def test_only_a_well_formed_name_is_read_as_the_code(named: str, code: str) -> None:
+    message = (
+        f"Unknown error for operation a.b#Op - status: 400 - id: {named} - reason: x"
+    )
+    assert unmodeled(message).code == code
+
+
 def test_an_http_408_is_a_service_answer_not_a_transport_timeout() -> None:
     error = CallError(
         message="Unknown error for operation a.b#Op - status: 408 - reason: 408",

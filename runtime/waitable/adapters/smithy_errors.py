@@ -33,10 +33,14 @@ __all__ = [
 # response no modeled error matches: the status, then the error shape id the
 # response named (JSON protocols) or its code (XML), when it named one. Anchored
 # at the start, so that the service's own message, which may follow, is never
-# read as a code.
+# read as a code; a code is read only if it is made of the characters shape ids
+# and AWS error codes use (`InvalidInstanceID.NotFound`), else the status is.
+# A `:`-suffix (`Name:http://internal.amazon.com/...`, which awsJson allows) is
+# dropped, as the protocols say.
+_NAME = r"[A-Za-z0-9_.#$-]{1,256}(?::\S*)?(?=\s|$)"
 _UNKNOWN_ERROR = re.compile(
     r"Unknown error for operation \S+ - status: (?P<status>\d{3})"
-    r"(?: - id: (?P<id>[^\s]+))?(?: - code: (?P<code>[^\s]+))?"
+    rf"(?: - id: (?P<id>{_NAME}))?(?: - code: (?P<code>{_NAME}))?"
 )
 _CLIENT_TIMEOUT = "ClientTimeoutError"
 _AIOHTTP_CONNECTION = "ClientConnectionError"
@@ -103,6 +107,9 @@ def client_error(error: BaseException) -> Exception | None:
         found = _UNKNOWN_ERROR.match(message)
         if found is not None:
             named = found.group("id") or found.group("code")
-            code = named.rpartition("#")[2] if named else found.group("status")
+            if named:
+                code = named.partition(":")[0].rpartition("#")[2]
+            else:
+                code = found.group("status")
             return SmithyPythonUnmodeledError(code, message)
     return None
