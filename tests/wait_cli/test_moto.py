@@ -72,6 +72,27 @@ def test_attempts_exhausted(fresh: MotoServer, unique_name: str) -> None:
     assert "attempt 2," in lines[1]
 
 
+def test_quiet_shows_no_progress_but_still_says_why_it_failed(
+    fresh: MotoServer, unique_name: str
+) -> None:
+    result = run_wait(
+        fresh,
+        "s3",
+        "bucket-exists",
+        "--bucket",
+        unique_name,
+        "--max-attempts",
+        "2",
+        "--delay",
+        "0.2",
+        "--quiet",
+    )
+    assert result.exit_code == ExitCode.ATTEMPTS_EXHAUSTED, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "max_attempts=2" in lines[0], result.stderr
+    assert lines[0].startswith("waitable wait: ")
+
+
 def test_table_exists(fresh: MotoServer, unique_name: str) -> None:
     aws_client(fresh, "dynamodb").create_table(
         TableName=unique_name,

@@ -142,9 +142,10 @@ def _client(
         ) from None
 
 
-def _fail(message: str, code: ExitCode, quiet: bool) -> None:
-    if not quiet:
-        click.echo(f"waitable wait: {message}", err=True)
+def _fail(message: str, code: ExitCode) -> None:
+    """End with `code`, saying why on stderr (even with --quiet: a script that sees
+    only an exit status still leaves its reader the reason in the log)."""
+    click.echo(f"waitable wait: {message}", err=True)
     sys.exit(code)
 
 
@@ -192,7 +193,11 @@ def _fail(message: str, code: ExitCode, quiet: bool) -> None:
 @click.option("--profile", help="The AWS profile (as in the AWS CLI).")
 @click.option("--region", help="The AWS region (as in the AWS CLI).")
 @click.option("--endpoint-url", help="Send requests to this URL (as in the AWS CLI).")
-@click.option("--quiet", is_flag=True, help="Show nothing while waiting.")
+@click.option(
+    "--quiet",
+    is_flag=True,
+    help="Show no progress and no success line; a failure still prints its reason.",
+)
 @click.option(
     "--output",
     type=click.Choice(["text", "json"]),
@@ -282,11 +287,11 @@ def wait(
             status.finish()
         if output == "json":
             click.echo(json.dumps(_data(exc.result.to_data(), exc), indent=2))
-        _fail(str(exc), exit_code_of(exc), quiet)
+        _fail(str(exc), exit_code_of(exc))
     except Exception as exc:  # unforeseen: a bug here or in a client library
         if status is not None:
             status.finish()
-        _fail(f"{label}: {type(exc).__name__}: {exc}", ExitCode.UNEXPECTED_ERROR, quiet)
+        _fail(f"{label}: {type(exc).__name__}: {exc}", ExitCode.UNEXPECTED_ERROR)
     else:
         if status is not None:
             status.finish()
