@@ -8,7 +8,9 @@ waiters cannot drift apart. The async driver cuts a request off when its
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import math
+from time import monotonic
 from functools import partial
 from collections.abc import Awaitable, Callable, Generator
 from typing import Any
@@ -89,9 +91,10 @@ async def run_async(
     request against its sleep instead (`poll_with_cutoff`).
     """
     start = polls() if polls is not None else 0
-    now = clock.now
-    sleep = asyncio.sleep if type(clock) is SystemClock else clock.sleep_async
-    cutoff = _Cutoff.of(clock)
+    system = type(clock) is SystemClock
+    now = monotonic if system else clock.now
+    sleep = asyncio.sleep if system else clock.sleep_async
+    cutoff = _Cutoff.of(clock, now)
     try:
         action = next(actions)
         if polls is not None and isinstance(action, Sleep):
@@ -114,8 +117,7 @@ async def run_async(
                     outcome = await _poll_in_task(poll, cutoff)
                     action = actions.send(outcome)
                     continue
-                task = cutoff.task
-                before = task.cancelling()
+                cutoff.before = cutoff.task.cancelling()
                 cutoff.polling = True
                 try:
                     output = await poll()
@@ -123,7 +125,7 @@ async def run_async(
                     cutoff.take()
                     raise
                 except asyncio.CancelledError:
-                    if not cutoff.fired or cutoff.take() > before:
+                    if not cutoff.fired or cutoff.take() > cutoff.before:
                         raise  # cancelled from outside (too)
                     outcome = CUT_OFF
                 except Exception as error:
@@ -149,7 +151,13 @@ async def _poll_in_task(poll: Callable[[], Awaitable[Any]], cutoff: _Cutoff) -> 
     A cancelled waiter cancels the request once and waits for its cleanup, even
     when it is cancelled again meanwhile (`_settle`), so no request outlives it.
     """
-    request = asyncio.ensure_future(poll())
+    try:
+        pending = poll()
+    except WaiterConfigurationError:
+        raise
+    except Exception as error:
+        return Raised(error)
+    request = asyncio.ensure_future(pending)
     ended = request.get_loop().create_future()
     request.add_done_callback(partial(_wake, ended))
     cutoff.victim = request
@@ -178,6 +186,11 @@ def _wake(ended: asyncio.Future[None], request: asyncio.Future[Any]) -> None:
         ended.set_result(None)
 
 
+#: The context the cut-off timer runs in: it only cancels a task, so it needs no
+#: copy of the waiter's (which `loop.call_at` would otherwise make per timer).
+_CONTEXT = contextvars.Context()
+
+
 class _Cutoff:
     """The timer that cancels a wait's task when a poll runs past its `cut_at`.
 
@@ -196,6 +209,7 @@ class _Cutoff:
         "armed_at",
         "polling",
         "fired",
+        "before",
     )
 
     def __init__(
@@ -215,19 +229,21 @@ class _Cutoff:
         self.armed_at: float | None = None
         self.polling = False
         self.fired = False
+        #: The task's cancel requests when the poll began (others than the timer's).
+        self.before = 0
 
     @classmethod
-    def of(cls, clock: Clock) -> _Cutoff | None:
+    def of(cls, clock: Clock, now: Callable[[], float]) -> _Cutoff | None:
         """The cut-off timer for the running task on `clock`; None if the clock has no timers."""
         task = asyncio.current_task()
         if task is None:
             return None
         if type(clock) is SystemClock:  # the loop reads the same monotonic time
-            return cls(task, task.get_loop(), None, clock.now)
+            return cls(task, task.get_loop(), None, now)
         later = getattr(clock, "call_later", None)
         if not callable(later):
             return None
-        return cls(task, None, later, clock.now)
+        return cls(task, None, later, now)
 
     def arm(self, when: float) -> None:
         """Cut the next poll off at clock time `when` (`math.inf`: never)."""
@@ -240,12 +256,13 @@ class _Cutoff:
         if when == math.inf:
             return
         if self.loop is not None:
-            self.handle = self.loop.call_at(when, self._fire)
+            self.handle = self.loop.call_at(when, self, context=_CONTEXT)
         else:
             assert self.later is not None
-            self.handle = self.later(max(when - self.now(), 0.0), self._fire)
+            self.handle = self.later(max(when - self.now(), 0.0), self)
 
-    def _fire(self) -> None:
+    def __call__(self) -> None:
+        """The timer went off: cut the poll off if one is running."""
         self.handle = None
         self.armed_at = None
         if self.polling and not self.fired:

@@ -65,6 +65,7 @@ from .backoff import RetryContext
 from .calls import (
     LATE,
     CallJudge,
+    CallRecord,
     CallRetry,
     RateLimit,
     arrived_late,
@@ -113,6 +114,8 @@ _EPSILON = EPSILON
 # The verdicts no acceptor chose, made once rather than on every poll.
 _IMPLICIT_RETRY = Verdict(AcceptorState.RETRY, None)
 _IMPLICIT_FAILURE = Verdict(AcceptorState.FAILURE, None)
+# `RetryImmediately`'s sleep, made once (a `Sleep` is immutable).
+_NO_SLEEP = Sleep(0)
 
 
 class Judge(Protocol):
@@ -182,16 +185,18 @@ def start(plan: WaitPlan, now: float, history_limit: int | None = None) -> WaitS
 def flow(
     plan: WaitPlan, state: WaitState, now: Callable[[], float]
 ) -> Generator[Action, Outcome | None, WaiterResult[Any]]:
-    """Yield the actions of one wait; see the module docstring for the protocol."""
-    definition, options = plan.definition, plan.options
-    input_data = (
-        input_to_jmespath(definition, plan.input) if plan.judge is None else plan.input
-    )
+    """Yield the actions of one wait; see the module docstring for the protocol.
 
-    history = state.history
+    The generator keeps few locals (its frame lives as long as the wait); the
+    decisions after each poll are made by `_decide`.
+    """
+    input_data = (
+        input_to_jmespath(plan.definition, plan.input)
+        if plan.judge is None
+        else plan.input
+    )
     judge: CallJudge | None = None
-    simple = plan.call_retry is None and plan.rate_limit is None
-    if not simple:
+    if plan.call_retry is not None or plan.rate_limit is not None:
 
         def judge(
             outcome: Returned | Raised, code: str | None
@@ -203,146 +208,169 @@ def flow(
         if pause > 0:
             yield Sleep(pause)
     while True:
-        verdict: Verdict | None = None
-        broken: WaiterEvaluationError | None = None
-        if simple:  # one try, no limiter: the call without `make_call`'s machinery
+        if judge is None:  # one try, no limiter: the call without `make_call`
             started = now()
             poll = poll_for(plan, state, started)
             if poll is None:
-                _fail(
-                    WaiterTimeoutError(
-                        _result(state, definition, started),
-                        max_wait_time=options.max_wait_time,
-                        why=_late_reason(LATE),
-                    )
-                )
+                _too_late(plan, state, started, LATE)
             outcome: Any = yield poll
-            finished = now()
-            late = arrived_late(outcome, started, finished, poll.timeout)
-            if isinstance(outcome, Late):
-                # No call was made: the history records polls, and this was none.
-                _fail(
-                    WaiterTimeoutError(
-                        _result(state, definition, finished),
-                        max_wait_time=options.max_wait_time,
-                        why=_late_reason(outcome),
-                    )
-                )
-            retries: tuple[Retry, ...] = ()
-            retry_stopped = None
-            judged = False
+            result = _decide(
+                plan, state, input_data, outcome, started, now(), poll.timeout, None
+            )
         else:
-            assert judge is not None
             call = yield from make_call(plan, state, now, judge)
-            outcome, finished, started = call.outcome, call.finished, call.started
-            if isinstance(outcome, Late) and not call.retries:
-                # No call was made: the history records polls, and this was none.
-                _fail(
-                    WaiterTimeoutError(
-                        _result(state, definition, finished),
-                        max_wait_time=options.max_wait_time,
-                        why=_late_reason(outcome),
-                    )
-                )
-            late, judged, broken = call.late, call.judged, call.broken
-            verdict = call.verdict
-            retries, retry_stopped = tuple(call.retries), call.retry_stopped
-        returned = type(outcome) is Returned or isinstance(outcome, Returned)
-        if returned:
-            state.last_output = outcome.output
-            code = None
-        elif isinstance(outcome, Raised):
-            code = error_code(outcome.error, definition.errors)
-        else:
-            code = None
-        if late:
-            verdict = _IMPLICIT_FAILURE
-        elif not judged:
-            assert isinstance(outcome, (Returned, Raised))
-            try:
-                verdict = _judge(plan, outcome, input_data, code)
-            except WaiterEvaluationError as unevaluated:
-                broken = unevaluated
-        if broken is not None:
-            verdict = Verdict(AcceptorState.FAILURE, broken.acceptor_index)
-        state.attempts += 1
-        accepted = AcceptorState.FAILURE if verdict is None else verdict.state
-        index = None if verdict is None else verdict.acceptor_index
-        output = outcome.output if returned else None
-        history.record(
-            state.attempts,
-            started - state.started_at,
-            state.next_delay,
-            finished - started,
-            accepted,
-            index,
-            output,
-            code,
-            retries,
-            retry_stopped,
-        )
-        if plan.on_attempt is not None or logger.isEnabledFor(logging.DEBUG):
-            _report(
+            result = _decide(
                 plan,
-                Attempt(
-                    state.attempts,
-                    started - state.started_at,
-                    state.next_delay,
-                    finished - started,
-                    accepted,
-                    index,
-                    output,
-                    code,
-                    retries,
-                    retry_stopped,
-                ),
+                state,
+                input_data,
+                call.outcome,
+                call.started,
+                call.finished,
+                0.0,
+                call,
             )
-        if broken is not None:
-            error = broken.with_result(_result(state, definition, finished))
-            logger.info("%s", error)
-            raise error from broken.__cause__
-        if late:
-            _fail(
-                WaiterTimeoutError(
-                    _result(state, definition, finished),
-                    max_wait_time=options.max_wait_time,
-                    why=_late_reason(outcome),
-                )
-            )
-        if verdict is None:
-            if isinstance(outcome, Raised):
-                assert code is not None
-                _fail_operation(plan, state, finished, outcome.error, code)
-            verdict = _IMPLICIT_FAILURE
-        if verdict.state is AcceptorState.SUCCESS:
-            result = _result(state, definition, finished, AcceptorState.SUCCESS)
-            if logger.isEnabledFor(logging.INFO):
-                logger.info(
-                    "waiter %s succeeded after %d attempt(s) in %.3fs",
-                    definition.name,
-                    result.attempts,
-                    result.elapsed,
-                )
+        if result is not None:
             return result
-        if verdict.state is AcceptorState.FAILURE:
-            index = verdict.acceptor_index
-            _fail(
-                WaiterFailureStateError(
-                    _result(state, definition, finished),
-                    acceptor_index=-1 if index is None else index,
-                    matcher=(
-                        "the check rejected the outcome"
-                        if index is None
-                        else definition.acceptors[index].matcher.describe()
-                    ),
-                    reason=verdict.reason,
-                )
+        yield _schedule(plan, state, now())
+
+
+def _too_late(
+    plan: WaitPlan, state: WaitState, now: float, outcome: Outcome
+) -> NoReturn:
+    """End the wait as a timeout: the poll came (or would have come) too late."""
+    _fail(
+        WaiterTimeoutError(
+            _result(state, plan.definition, now),
+            max_wait_time=plan.options.max_wait_time,
+            why=_late_reason(outcome),
+        )
+    )
+
+
+def _decide(
+    plan: WaitPlan,
+    state: WaitState,
+    input_data: Any,
+    outcome: Any,
+    started: float,
+    finished: float,
+    timeout: float,
+    call: CallRecord | None,
+) -> WaiterResult[Any] | None:
+    """Judge and record one poll: the result on success, None to poll again; else raise.
+
+    `call` is `make_call`'s record (retries, and maybe a verdict already); without
+    it the outcome is checked against the poll's `timeout` here.
+    """
+    definition = plan.definition
+    verdict: Verdict | None = None
+    broken: WaiterEvaluationError | None = None
+    if call is None:
+        late = arrived_late(outcome, started, finished, timeout)
+        if isinstance(outcome, Late):
+            # No call was made: the history records polls, and this was none.
+            _too_late(plan, state, finished, outcome)
+        judged = False
+        retries: tuple[Retry, ...] = ()
+        retry_stopped = None
+    else:
+        if isinstance(outcome, Late) and not call.retries:
+            _too_late(plan, state, finished, outcome)
+        late, judged, broken = call.late, call.judged, call.broken
+        verdict = call.verdict
+        retries, retry_stopped = tuple(call.retries), call.retry_stopped
+    returned = type(outcome) is Returned or isinstance(outcome, Returned)
+    code = None
+    if returned:
+        state.last_output = outcome.output
+    elif isinstance(outcome, Raised):
+        code = error_code(outcome.error, definition.errors)
+    if late:
+        verdict = _IMPLICIT_FAILURE
+    elif not judged:
+        try:
+            verdict = _judge(plan, outcome, input_data, code)
+        except WaiterEvaluationError as unevaluated:
+            broken = unevaluated
+    if broken is not None:
+        verdict = Verdict(AcceptorState.FAILURE, broken.acceptor_index)
+    state.attempts += 1
+    accepted = AcceptorState.FAILURE if verdict is None else verdict.state
+    index = None if verdict is None else verdict.acceptor_index
+    output = outcome.output if returned else None
+    state.history.record(
+        state.attempts,
+        started - state.started_at,
+        state.next_delay,
+        finished - started,
+        accepted,
+        index,
+        output,
+        code,
+        retries,
+        retry_stopped,
+    )
+    if plan.on_attempt is not None or logger.isEnabledFor(logging.DEBUG):
+        _report(
+            plan,
+            Attempt(
+                state.attempts,
+                started - state.started_at,
+                state.next_delay,
+                finished - started,
+                accepted,
+                index,
+                output,
+                code,
+                retries,
+                retry_stopped,
+            ),
+        )
+    if broken is not None:
+        error = broken.with_result(_result(state, definition, finished))
+        logger.info("%s", error)
+        raise error from broken.__cause__
+    if late:
+        _too_late(plan, state, finished, outcome)
+    if verdict is None:
+        if isinstance(outcome, Raised):
+            assert code is not None
+            _fail_operation(plan, state, finished, outcome.error, code)
+        verdict = _IMPLICIT_FAILURE
+    if verdict.state is AcceptorState.SUCCESS:
+        result = _result(state, definition, finished, AcceptorState.SUCCESS)
+        if logger.isEnabledFor(logging.INFO):
+            logger.info(
+                "waiter %s succeeded after %d attempt(s) in %.3fs",
+                definition.name,
+                result.attempts,
+                result.elapsed,
             )
-        decided_at = now()
-        state.next_delay, state.final = _next_delay(plan, state, decided_at)
-        state.next_poll_at = decided_at + state.next_delay
-        state.total_delay += state.next_delay
-        yield Sleep(state.next_delay)
+        return result
+    if verdict.state is AcceptorState.FAILURE:
+        index = verdict.acceptor_index
+        _fail(
+            WaiterFailureStateError(
+                _result(state, definition, finished),
+                acceptor_index=-1 if index is None else index,
+                matcher=(
+                    "the check rejected the outcome"
+                    if index is None
+                    else definition.acceptors[index].matcher.describe()
+                ),
+                reason=verdict.reason,
+            )
+        )
+    return None
+
+
+def _schedule(plan: WaitPlan, state: WaitState, decided_at: float) -> Sleep:
+    """Settle the delay before the next poll (raising when there is none) and sleep it."""
+    delay, state.final = _next_delay(plan, state, decided_at)
+    state.next_delay = delay
+    state.next_poll_at = decided_at + delay
+    state.total_delay += delay
+    return _NO_SLEEP if delay == 0 and type(delay) is int else Sleep(delay)
 
 
 def _judge(

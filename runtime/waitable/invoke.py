@@ -9,6 +9,7 @@ takes the input itself. Client adapters (`waitable.adapters`) pass their own
 from __future__ import annotations
 
 import inspect
+from types import CoroutineType
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeAlias
 
@@ -55,17 +56,22 @@ def bind_operation(client: object, operation_method: str, waiter: str) -> Operat
 
 
 def awaiting(call: OperationCall, waiter: str) -> Callable[[Any], Awaitable[Any]]:
-    """Wrap `call` so that a non-awaitable result is a clear error, not a failed poll."""
+    """Wrap `call` so that a non-awaitable result is a clear error, not a failed poll.
 
-    async def call_async(input: Any) -> Any:
+    The wrapper returns the client's awaitable itself (no coroutine of its own:
+    with many waits in flight, every frame per pending call counts).
+    """
+
+    def call_async(input: Any) -> Awaitable[Any]:
         pending = call(input)
-        if not inspect.isawaitable(pending):
+        if type(pending) is not CoroutineType and not inspect.isawaitable(pending):
             raise WaiterConfigurationError(
                 f"waiter {waiter}: an async waiter needs an async client (aiobotocore, or "
                 f"a coroutine function), but the call returned {type(pending).__name__}; "
                 "use the synchronous waiter class for a synchronous client"
             )
-        return await pending
+        awaitable: Awaitable[Any] = pending
+        return awaitable
 
     return call_async
 

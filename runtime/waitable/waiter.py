@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from functools import partial
+from time import monotonic
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .backoff import Backoff, SmithyBackoff
@@ -365,7 +367,7 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
             input, max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
 
-    async def _wait(
+    def _wait(
         self,
         input: InputT,
         max_wait_time: float | None,
@@ -373,22 +375,35 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
         max_delay: float | None,
         max_attempts: int | None,
         backoff: Backoff | None,
-    ) -> WaiterResult[OutputT]:
+    ) -> Coroutine[Any, Any, WaiterResult[OutputT]]:
+        """The wait as the driver's coroutine (no frame of its own in between)."""
         options = self._options(
             max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
-        clock, call = self.clock, awaiting(self._call, self.definition.name)
-        plan, state = self._begin(input, options, clock.now())
-        result: WaiterResult[OutputT] = await run_async(
-            flow(plan, state, clock.now), lambda: call(input), clock
+        clock = self.clock
+        now = monotonic if type(clock) is SystemClock else clock.now
+        plan, state = self._begin(input, options, now())
+        return run_async(
+            flow(plan, state, now), partial(self._call_async, input), clock
         )
-        return result
+
+    @property
+    def _call_async(self) -> Callable[[Any], Awaitable[Any]]:
+        """The bound client call, checked to return an awaitable (made once per waiter)."""
+        made = self.__dict__.get("_awaiting")
+        if made is None or made[0] is not self._call:
+            made = self.__dict__["_awaiting"] = (
+                self._call,
+                awaiting(self._call, self.definition.name),
+            )
+        call: Callable[[Any], Awaitable[Any]] = made[1]
+        return call
 
     async def poll_once(self, saved: SavedWait) -> PollStep[OutputT]:
         """`Waiter.poll_once` for asyncio: one awaited poll of the saved wait."""
         plan, state, rng = self._resume(saved)
         clock = WallClock(self.clock)
-        call, input = awaiting(self._call, self.definition.name), plan.input
+        call, input = self._call_async, plan.input
         turn = await run_async(
             flow(plan, state, clock.now),
             lambda: call(input),
