@@ -14,7 +14,13 @@ from typing import Any
 from ..errors import safe_text
 from .errors import Location, json_type, model_error
 from .json_text import parse_json
-from .shape_ids import check_identifier, check_shape_id
+from .shape_ids import (
+    KNOWN_IDENTIFIERS,
+    KNOWN_MEMBER_IDS,
+    KNOWN_SHAPE_IDS,
+    check_identifier,
+    check_shape_id,
+)
 from .shapes import SHAPE_TYPES, Member, Shape
 
 _SINGLE_REFS = {
@@ -28,14 +34,19 @@ _LIST_REFS = {
 }
 _NAMED_REFS = {"resource": ("identifiers", "properties")}
 _MEMBER_TYPES = frozenset({"structure", "union", "enum", "intEnum"})
+_FIXED_MEMBERS = {"list": ("member",), "set": ("member",), "map": ("key", "value")}
+_SERVICE_TYPES = frozenset({"service", "resource", "operation"})
+_NO_MEMBERS: dict[str, Any] = {}
 
 
 @dataclass
 class Document:
-    """One parsed file: its shapes (with their JSON bodies), `apply` entries, metadata."""
+    """One parsed file: its shapes, `apply` entries and metadata. The JSON bodies
+    are not kept: each shape holds what the generator reads of it (its trait
+    values are the parsed JSON's own)."""
 
     source: str
-    shapes: dict[str, tuple[Shape, Any]] = field(default_factory=dict)
+    shapes: dict[str, Shape] = field(default_factory=dict)
     applies: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
 
@@ -54,10 +65,11 @@ def parse_document(text: str, source: str) -> Document:
     if not isinstance(version, str) or not (
         version in ("1", "2") or version.startswith(("1.", "2."))
     ):
+        shown = repr(version) if isinstance(version, str) else safe_text(version)
         raise model_error(
             source,
             ("smithy",),
-            f"unsupported Smithy version {safe_text(repr(version), 40)}; "
+            f"unsupported Smithy version {safe_text(shown, 40)}; "
             'expected "1.0" or "2.0"',
         )
     shapes = _object(data.get("shapes", {}), source, ("shapes",), "shape id to shape")
@@ -79,12 +91,16 @@ def _object(value: Any, source: str, where: Location, what: str) -> dict[str, An
 def _parse_entry(document: Document, shape_id: str, body: Any) -> None:
     source = document.source
     where = ("shapes", shape_id)
-    check_shape_id(shape_id, source, where, member=True)
-    if not isinstance(body, dict):
+    if shape_id not in KNOWN_MEMBER_IDS:
+        check_shape_id(shape_id, source, where, member=True)
+    if type(body) is not dict:
         raise model_error(
             source, where, f"expected a shape object, found {json_type(body)}"
         )
     kind = body.get("type")
+    if type(kind) is str and kind in SHAPE_TYPES and "$" not in shape_id:
+        document.shapes[shape_id] = _parse_shape(shape_id, kind, body, source)
+        return
     if not isinstance(kind, str):
         raise model_error(
             source,
@@ -102,22 +118,24 @@ def _parse_entry(document: Document, shape_id: str, body: Any) -> None:
             f"shape id {shape_id} names a member; only an apply entry may "
             "(define members inside their shape)",
         )
-    if kind not in SHAPE_TYPES:
-        raise model_error(
-            source,
-            (*where, "type"),
-            f"unknown shape type {safe_text(repr(kind), 40)}; expected one of "
-            f"{', '.join(sorted(SHAPE_TYPES))}",
-        )
-    document.shapes[shape_id] = (_parse_shape(shape_id, kind, body, source), body)
+    raise model_error(
+        source,
+        (*where, "type"),
+        f"unknown shape type {safe_text(repr(kind), 40)}; expected one of "
+        f"{', '.join(sorted(SHAPE_TYPES))}",
+    )
 
 
 def _traits(body: dict[str, Any], source: str, where: Location) -> dict[str, Any]:
-    """A copy of the `traits` object of a shape, member or apply entry, ids checked."""
-    traits = _object(body.get("traits", {}), source, (*where, "traits"), "traits")
-    for trait_id in traits:
-        check_shape_id(trait_id, source, (*where, "traits", trait_id))
-    return dict(traits)
+    """The `traits` object of a shape, member or apply entry, ids checked (the
+    parsed JSON's own dict: nothing else holds it)."""
+    if "traits" not in body:
+        return {}
+    traits = _object(body["traits"], source, (*where, "traits"), "traits")
+    if not traits.keys() <= KNOWN_SHAPE_IDS:
+        for trait_id in traits:
+            check_shape_id(trait_id, source, (*where, "traits", trait_id))
+    return traits
 
 
 def _reference(value: Any, source: str, where: Location) -> str:
@@ -147,6 +165,14 @@ def _references(value: Any, source: str, where: Location) -> tuple[str, ...]:
 def _member(
     shape_id: str, name: str, value: Any, source: str, where: Location
 ) -> Member:
+    if type(value) is dict:  # the common case, checked without building locations
+        target = value.get("target")
+        if type(target) is str and target in KNOWN_SHAPE_IDS:
+            traits = value.get("traits")
+            if type(traits) is dict and traits.keys() <= KNOWN_SHAPE_IDS:
+                return Member(name, target, shape_id, traits)
+            if "traits" not in value:
+                return Member(name, target, shape_id, {})
     target = _reference(value, source, where)
     return Member(name, target, shape_id, _traits(value, source, where))
 
@@ -162,21 +188,33 @@ def _parse_shape(shape_id: str, kind: str, body: dict[str, Any], source: str) ->
     if kind == "set":
         shape.properties["set"] = True
     if kind in _MEMBER_TYPES:
-        members = _object(
-            body.get("members", {}),
-            source,
-            (*where, "members"),
-            "member name to member",
-        )
+        members = body.get("members", _NO_MEMBERS)
+        if type(members) is not dict:
+            _object(members, source, (*where, "members"), "member name to member")
+        held = shape.members
         for name, value in members.items():
-            at = (*where, "members", name)
-            check_identifier(name, source, at, "member name")
-            shape.members[name] = _member(shape_id, name, value, source, at)
+            if name not in KNOWN_IDENTIFIERS:
+                check_identifier(name, source, (*where, "members", name), "member name")
+            held[name] = _member(
+                shape_id, name, value, source, (*where, "members", name)
+            )
     else:
-        names = {"list": ("member",), "set": ("member",), "map": ("key", "value")}
-        for name in names.get(kind, ()):
+        for name in _FIXED_MEMBERS.get(kind, ()):
             value = body.get(name)
             shape.members[name] = _member(shape_id, name, value, source, (*where, name))
+    if kind in _SERVICE_TYPES:
+        _relationships(shape, kind, body, source, where)
+    if "mixins" in body:
+        shape.mixins = _references(body["mixins"], source, (*where, "mixins"))
+    if kind == "service":
+        _service_properties(shape, body, source, where)
+    return shape
+
+
+def _relationships(
+    shape: Shape, kind: str, body: dict[str, Any], source: str, where: Location
+) -> None:
+    """The references of a service, resource or operation."""
     for key in _SINGLE_REFS.get(kind, ()):
         if key in body:
             shape.refs[key] = (_reference(body[key], source, (*where, key)),)
@@ -186,11 +224,6 @@ def _parse_shape(shape_id: str, kind: str, body: dict[str, Any], source: str) ->
     for key in _NAMED_REFS.get(kind, ()):
         if key in body:
             shape.properties[key] = _named_references(body[key], source, (*where, key))
-    if "mixins" in body:
-        shape.mixins = _references(body["mixins"], source, (*where, "mixins"))
-    if kind == "service":
-        _service_properties(shape, body, source, where)
-    return shape
 
 
 def _named_references(value: Any, source: str, where: Location) -> dict[str, str]:

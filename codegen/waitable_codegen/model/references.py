@@ -44,13 +44,19 @@ def check_references(shapes: Mapping[str, Shape]) -> None:
     """A ModelError for the first reference that is missing or of the wrong kind."""
     for shape in shapes.values():
         for member in shape.members.values():
-            _check_member_target(
-                shapes,
-                shape,
-                member.target,
-                _member_where(shape, member),
-                f"member {member.id}",
-            )
+            target = shapes.get(member.target)
+            if (
+                target is None
+                or target.type in _SERVICE_TYPES
+                or _MIXIN in target.traits
+            ):
+                _check_member_target(
+                    shapes,
+                    shape,
+                    member.target,
+                    _member_where(shape, member),
+                    f"member {member.id}",
+                )
         for key in ("identifiers", "properties"):
             named = shape.properties.get(key, {})
             for name, target in named.items():
@@ -64,8 +70,8 @@ def check_references(shapes: Mapping[str, Shape]) -> None:
                 if key in _SINGLE
                 else ("shapes", shape.id, key)
             )
-            for target in targets:
-                _check_reference(shapes, shape, key, target, at)
+            for target_id in targets:
+                _check_reference(shapes, shape, key, target_id, at)
     check_collection_nesting(shapes)
 
 

@@ -30,14 +30,14 @@ def build_shapes(
 ) -> tuple[dict[str, Shape], dict[str, Any]]:
     """Merge documents, resolve mixins and `apply`, and check every reference."""
     shapes = prelude_shapes()
-    bodies: dict[str, Any] = {}
+    prelude = set(shapes)
     metadata: dict[str, Any] = {}
     applies: list[tuple[str, dict[str, Any], str]] = []
     for document in documents:
-        for shape_id, (shape, body) in document.shapes.items():
+        for shape_id, shape in document.shapes.items():
             previous = shapes.get(shape_id)
-            if previous is not None and shape_id in bodies:
-                if bodies[shape_id] != body:
+            if previous is not None and shape_id not in prelude:
+                if not _same_definition(previous, shape):
                     raise model_error(
                         document.source,
                         ("shapes", shape_id),
@@ -54,7 +54,7 @@ def build_shapes(
                     f"but it is {previous.type}; rename the shape",
                 )
             shapes[shape_id] = shape
-            bodies[shape_id] = body
+            prelude.discard(shape_id)
         applies.extend(
             (sid, traits, document.source) for sid, traits in document.applies
         )
@@ -64,6 +64,19 @@ def build_shapes(
         _apply(shapes, shape_id, traits, source)
     check_references(shapes)
     return shapes, metadata
+
+
+def _same_definition(first: Shape, second: Shape) -> bool:
+    """True when two files define a shape alike (as loaded, before mixins and
+    `apply`): the same type, traits, members, references, mixins and properties."""
+    return (
+        first.type == second.type
+        and first.traits == second.traits
+        and first.members == second.members
+        and first.refs == second.refs
+        and first.mixins == second.mixins
+        and first.properties == second.properties
+    )
 
 
 def _merge_metadata(into: dict[str, Any], new: Mapping[str, Any]) -> None:

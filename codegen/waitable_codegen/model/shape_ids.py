@@ -29,15 +29,13 @@ IDENTIFIER_RULE = (
 )
 
 
-def is_identifier(text: object) -> bool:
-    """True for a Smithy identifier (a member name, a rename, a shape's name part)."""
-    return isinstance(text, str) and _IDENTIFIER_RE.fullmatch(text) is not None
-
-
-#: Ids already found valid: a model names the same few ids (`smithy.api#String`,
-#: its trait ids) tens of thousands of times. Exact `str` only; bounded.
-_VALID_SHAPE_IDS: set[str] = set()
-_VALID_MEMBER_IDS: set[str] = set()
+#: Ids and names already found valid: a model names the same few ids
+#: (`smithy.api#String`, its trait ids) tens of thousands of times. Exact `str`
+#: only; bounded. The loader tests membership first and calls the checks below
+#: only for what is not in them (which also adds what is valid).
+KNOWN_SHAPE_IDS: set[str] = set()
+KNOWN_MEMBER_IDS: set[str] = set()
+KNOWN_IDENTIFIERS: set[str] = set()
 _REMEMBERED = 200_000
 
 
@@ -54,14 +52,19 @@ def _matches(text: object, pattern: re.Pattern[str], valid: set[str]) -> bool:
     return isinstance(text, str) and pattern.fullmatch(text) is not None
 
 
+def is_identifier(text: object) -> bool:
+    """True for a Smithy identifier (a member name, a rename, a shape's name part)."""
+    return _matches(text, _IDENTIFIER_RE, KNOWN_IDENTIFIERS)
+
+
 def is_shape_id(text: object) -> bool:
     """True for an absolute shape id without a member part (`ns.sub#Name`)."""
-    return _matches(text, _SHAPE_ID_RE, _VALID_SHAPE_IDS)
+    return _matches(text, _SHAPE_ID_RE, KNOWN_SHAPE_IDS)
 
 
 def is_member_id(text: object) -> bool:
     """True for an absolute shape id, with or without a member part (`ns#Name$m`)."""
-    return _matches(text, _MEMBER_ID_RE, _VALID_MEMBER_IDS)
+    return _matches(text, _MEMBER_ID_RE, KNOWN_MEMBER_IDS)
 
 
 def check_shape_id(
@@ -95,6 +98,9 @@ def bad_id_problem(value: object, what: str, rule: str) -> str:
 
 __all__ = [
     "IDENTIFIER_RULE",
+    "KNOWN_IDENTIFIERS",
+    "KNOWN_MEMBER_IDS",
+    "KNOWN_SHAPE_IDS",
     "ModelError",
     "SHAPE_ID_RULE",
     "bad_id_problem",
