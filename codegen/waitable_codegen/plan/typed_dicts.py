@@ -70,6 +70,7 @@ class TypedDictPlanner:
         self.namespace = namespace
         self.rename = rename
         self.result = TypedDictSet()
+        self._names_taken = set(RESERVED_NAMES)
 
     def plan(
         self, roots: Iterable[str], synthetic: Iterable[tuple[str, Identifier]]
@@ -80,7 +81,7 @@ class TypedDictPlanner:
         self._name_shapes(shape_ids)
         for key, wanted in synthetic:
             name = unique_name(wanted, self._taken())
-            self.result.names[key] = name
+            self._name(key, name)
         for shape_id in shape_ids:
             self.result.plans.append(self._plan_shape(shape_id))
         for key, _ in synthetic:
@@ -100,7 +101,13 @@ class TypedDictPlanner:
         return self.result
 
     def _taken(self) -> set[str]:
-        return set(self.result.names.values()) | RESERVED_NAMES
+        """The class names given so far and the reserved ones (kept as they are
+        given: recomputing it per shape made naming quadratic)."""
+        return self._names_taken
+
+    def _name(self, key: str, name: Identifier) -> None:
+        self.result.names[key] = name
+        self._names_taken.add(name)
 
     def _reachable(self, roots: Iterable[str]) -> list[str]:
         found: list[str] = []
@@ -138,7 +145,7 @@ class TypedDictPlanner:
                 segment = shape.namespace.split(".")[-1]
                 prefix = pascal_identifier(segment[:1].upper() + segment[1:])
                 wanted = pascal_identifier(f"{prefix}{wanted}")
-            self.result.names[shape_id] = unique_name(wanted, taken)
+            self._name(shape_id, unique_name(wanted, taken))
 
     def _plan_shape(self, shape_id: str) -> TypedDictPlan:
         shape = self.model[shape_id]
