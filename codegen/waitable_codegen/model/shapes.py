@@ -41,9 +41,10 @@ def shape_namespace(shape_id: str) -> str:
     return shape_id.split("#", 1)[0] if "#" in shape_id else ""
 
 
-@dataclass
+@dataclass(slots=True)
 class Member:
-    """A member of an aggregate shape: its name, target shape id and traits."""
+    """A member of an aggregate shape: its name, target shape id and traits
+    (slotted: a large model holds tens of thousands)."""
 
     name: str
     target: str
@@ -61,7 +62,7 @@ class Member:
         return "smithy.api#required" in self.traits
 
 
-@dataclass
+@dataclass(slots=True)
 class Shape:
     """One shape as the JSON AST defines it, after mixins and `apply` are resolved.
 
