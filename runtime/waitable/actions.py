@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any, TypeAlias
 
 __all__ = [
@@ -33,7 +34,13 @@ EPSILON = 1e-9
 START_TOLERANCE = 0.05
 
 
-@dataclass(frozen=True, slots=True)
+def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """Set slot `name` of a `cls` directly (bypassing a frozen class's refusal)."""
+    setter: Callable[[Any, Any], None] = cls.__dict__[name].__set__
+    return setter
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Poll:
     """Call the operation now, unless the clock already reads past `start_by`.
 
@@ -48,19 +55,41 @@ class Poll:
     start_by: float = math.inf
     cut_at: float | None = field(default=None, compare=False)
 
+    def __init__(
+        self,
+        attempt: int,
+        remaining: float,
+        timeout: float,
+        start_by: float = math.inf,
+        cut_at: float | None = None,
+    ) -> None:
+        # The slots set directly: one Poll per poll, and a frozen dataclass's
+        # own __init__ goes through object.__setattr__ for every field.
+        _poll_attempt(self, attempt)
+        _poll_remaining(self, remaining)
+        _poll_timeout(self, timeout)
+        _poll_start_by(self, start_by)
+        _poll_cut_at(self, cut_at)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Sleep:
     """Wait `seconds` before the next action."""
 
     seconds: float
 
+    def __init__(self, seconds: float) -> None:
+        _sleep_seconds(self, seconds)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Returned:
     """The operation returned `output`."""
 
     output: Any
+
+    def __init__(self, output: Any) -> None:
+        _returned_output(self, output)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +108,14 @@ class CutOff:
 class Late:
     """The driver did not make the call: the clock read past `Poll.start_by`."""
 
+
+_poll_attempt = _setter(Poll, "attempt")
+_poll_remaining = _setter(Poll, "remaining")
+_poll_timeout = _setter(Poll, "timeout")
+_poll_start_by = _setter(Poll, "start_by")
+_poll_cut_at = _setter(Poll, "cut_at")
+_sleep_seconds = _setter(Sleep, "seconds")
+_returned_output = _setter(Returned, "output")
 
 Action: TypeAlias = Poll | Sleep
 Outcome: TypeAlias = Returned | Raised | CutOff | Late

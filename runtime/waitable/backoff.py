@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class RetryContext:
     """What a strategy may look at: the retry attempt, the time left, the delay bounds."""
 
@@ -44,6 +44,32 @@ class RetryContext:
     max_delay: float
     previous_delay: float | None
     rng: random.Random
+
+    def __init__(
+        self,
+        attempt: int,
+        remaining: float,
+        min_delay: float,
+        max_delay: float,
+        previous_delay: float | None,
+        rng: random.Random,
+    ) -> None:
+        # The slots set directly: the engine makes one per poll, and a frozen
+        # dataclass's own __init__ goes through object.__setattr__ per field.
+        _set_attempt(self, attempt)
+        _set_remaining(self, remaining)
+        _set_min_delay(self, min_delay)
+        _set_max_delay(self, max_delay)
+        _set_previous_delay(self, previous_delay)
+        _set_rng(self, rng)
+
+
+_set_attempt = RetryContext.__dict__["attempt"].__set__
+_set_remaining = RetryContext.__dict__["remaining"].__set__
+_set_min_delay = RetryContext.__dict__["min_delay"].__set__
+_set_max_delay = RetryContext.__dict__["max_delay"].__set__
+_set_previous_delay = RetryContext.__dict__["previous_delay"].__set__
+_set_rng = RetryContext.__dict__["rng"].__set__
 
 
 class Backoff(Protocol):

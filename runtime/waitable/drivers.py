@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import math
+from types import CoroutineType
 from time import monotonic
-from functools import partial
 from collections.abc import Awaitable, Callable, Generator
 from typing import Any
 
@@ -112,7 +112,10 @@ async def run_async(
                 outcome = await poll_with_cutoff(poll, clock, action.timeout)
             else:
                 cut_at = action.cut_at
-                cutoff.arm(now() + action.timeout if cut_at is None else cut_at)
+                if cut_at is None:
+                    cut_at = now() + action.timeout
+                if cut_at != cutoff.armed_at:
+                    cutoff.arm(cut_at)
                 if cutoff.loop is None:
                     outcome = await _poll_in_task(poll, cutoff)
                     action = actions.send(outcome)
@@ -131,7 +134,8 @@ async def run_async(
                 except Exception as error:
                     outcome = CUT_OFF if cutoff.take() >= 0 else Raised(error)
                 else:
-                    cutoff.take()
+                    if cutoff.fired:
+                        cutoff.take()
                     outcome = Returned(output)
                 finally:
                     cutoff.polling = False
@@ -148,8 +152,9 @@ async def run_async(
 async def _poll_in_task(poll: Callable[[], Awaitable[Any]], cutoff: _Cutoff) -> Outcome:
     """One request as a task of its own, cut off by `cutoff`'s timer (clocks other than the real one).
 
-    A cancelled waiter cancels the request once and waits for its cleanup, even
-    when it is cancelled again meanwhile (`_settle`), so no request outlives it.
+    A cancelled waiter cancels the request once and waits for its cleanup; a
+    second cancellation meanwhile is held back until the request has ended
+    (`_Request`), so no request outlives its waiter and its cleanup finishes.
     """
     try:
         pending = poll()
@@ -157,33 +162,50 @@ async def _poll_in_task(poll: Callable[[], Awaitable[Any]], cutoff: _Cutoff) -> 
         raise
     except Exception as error:
         return Raised(error)
-    request = asyncio.ensure_future(pending)
-    ended = request.get_loop().create_future()
-    request.add_done_callback(partial(_wake, ended))
+    waiter = cutoff.task
+    request = _Request(
+        pending if type(pending) is CoroutineType else _awaited(pending),
+        loop=waiter.get_loop(),
+    )
+    before = waiter.cancelling()
     cutoff.victim = request
     cutoff.polling = True
     try:
-        await ended
+        output = await request
+    except asyncio.CancelledError:
+        if not request.cancelled() or waiter.cancelling() > before:
+            raise  # the waiter was cancelled
+        return CUT_OFF
+    except WaiterConfigurationError:
+        raise
+    except Exception as error:
+        return Raised(error)
     finally:
         cutoff.polling = False
-        cutoff.victim = cutoff.task
-        if not request.done():
-            await _settle(request)
-    if request.cancelled():
-        return CUT_OFF
-    failure = request.exception()
-    if failure is None:
-        return Returned(request.result())
-    if isinstance(failure, WaiterConfigurationError) or not isinstance(
-        failure, Exception
-    ):
-        raise failure
-    return Raised(failure)
+        cutoff.victim = waiter
+    return Returned(output)
 
 
-def _wake(ended: asyncio.Future[None], request: asyncio.Future[Any]) -> None:
-    if not ended.done():
-        ended.set_result(None)
+class _Request(asyncio.Task[Any]):
+    """A request's task that takes one cancellation only.
+
+    A waiter cancelled while it awaits the request passes the cancellation on;
+    a second one finds the request already cancelling, so the waiter keeps it
+    until the request has finished its cleanup, then raises it.
+    """
+
+    __slots__ = ()
+
+    def cancel(self, msg: Any = None) -> bool:
+        """Cancel the request, unless it was asked to already."""
+        if self.cancelling():
+            return False
+        return super().cancel(msg)
+
+
+async def _awaited(pending: Awaitable[Any]) -> Any:
+    """Any awaitable as a coroutine, for a task."""
+    return await pending
 
 
 #: The context the cut-off timer runs in: it only cancels a task, so it needs no

@@ -195,14 +195,11 @@ def flow(
         if plan.judge is None
         else plan.input
     )
-    judge: CallJudge | None = None
-    if plan.call_retry is not None or plan.rate_limit is not None:
-
-        def judge(
-            outcome: Returned | Raised, code: str | None
-        ) -> tuple[Verdict | None, WaiterEvaluationError | None]:
-            return _judge_safely(plan, outcome, input_data, code)
-
+    judge = (
+        None
+        if plan.call_retry is None and plan.rate_limit is None
+        else _call_judge(plan, input_data)
+    )
     if state.next_poll_at is not None:
         pause = state.next_poll_at - now()
         if pause > 0:
@@ -232,6 +229,17 @@ def flow(
         if result is not None:
             return result
         yield _schedule(plan, state, now())
+
+
+def _call_judge(plan: WaitPlan, input_data: Any) -> CallJudge:
+    """The judge `make_call` uses to decide whether a try of the call is retried."""
+
+    def judge(
+        outcome: Returned | Raised, code: str | None
+    ) -> tuple[Verdict | None, WaiterEvaluationError | None]:
+        return _judge_safely(plan, outcome, input_data, code)
+
+    return judge
 
 
 def _too_late(
@@ -289,7 +297,10 @@ def _decide(
         verdict = _IMPLICIT_FAILURE
     elif not judged:
         try:
-            verdict = _judge(plan, outcome, input_data, code)
+            if returned and plan.judge is None:
+                verdict = match_output(definition, outcome.output, input_data)
+            else:
+                verdict = _judge(plan, outcome, input_data, code)
         except WaiterEvaluationError as unevaluated:
             broken = unevaluated
     if broken is not None:

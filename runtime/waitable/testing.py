@@ -119,6 +119,7 @@ class VirtualClock:
         self._sleepers: list[tuple[float, int, asyncio.Future[None] | _Timer]] = []
         self._order = itertools.count()
         self._cancelled = 0
+        self._watcher: _IdleWatcher | None = None
 
     def now(self) -> float:
         """The current virtual time in seconds."""
@@ -147,8 +148,15 @@ class VirtualClock:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         heapq.heappush(self._sleepers, (self._now + seconds, next(self._order), future))
-        _watcher(loop).watch(self)
+        self._watcher_of(loop).watch(self)
         await future
+
+    def _watcher_of(self, loop: asyncio.AbstractEventLoop) -> _IdleWatcher:
+        """The loop's idle watcher, remembered for the loop this clock last slept in."""
+        watcher = self._watcher
+        if watcher is None or watcher.loop is not loop:
+            watcher = self._watcher = _watcher(loop)
+        return watcher
 
     def call_later(self, seconds: float, callback: Callable[[], object]) -> _Timer:
         """Run `callback` once virtual time has moved on by `seconds`; `.cancel()` it to call it off.
@@ -163,7 +171,7 @@ class VirtualClock:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return timer  # no event loop: `advance()` runs it
-        _watcher(loop).watch(self)
+        self._watcher_of(loop).watch(self)
         return timer
 
     def _wake_due(self) -> None:

@@ -146,6 +146,48 @@ class _WaiterBase(Generic[InputT, OutputT]):
             backoff=self.backoff if backoff is None else backoff,
         )
 
+    def _options_for(
+        self,
+        max_wait_time: float | None,
+        min_delay: float | None,
+        max_delay: float | None,
+        max_attempts: int | None,
+        backoff: Backoff | None,
+    ) -> WaitOptions:
+        """`_options`, remembered for the last arguments (a `WaitOptions` is immutable).
+
+        Waits started alike (thousands at once, say) share one record instead
+        of checking and building the same one each time. The key holds each
+        argument's type too: an `int` delay means whole-second jitter.
+        """
+        given = (max_wait_time, min_delay, max_delay, max_attempts)
+        kinds = tuple(map(type, given))
+        last = self.__dict__.get("_last_options")
+        if (
+            last is not None
+            and last[0] == given
+            and last[1] == kinds
+            and last[2] is backoff
+            and last[3] is self.backoff
+            and last[4] is self.config
+            and last[5] is self.definition
+        ):
+            options: WaitOptions = last[6]
+            return options
+        options = self._options(
+            max_wait_time, min_delay, max_delay, max_attempts, backoff
+        )
+        self.__dict__["_last_options"] = (
+            given,
+            kinds,
+            backoff,
+            self.backoff,
+            self.config,
+            self.definition,
+            options,
+        )
+        return options
+
     def _first_delay(self, options: WaitOptions) -> tuple[float, bool]:
         """The delay before the first poll and whether that poll is the final one.
 
@@ -311,7 +353,7 @@ class Waiter(_WaiterBase[InputT, OutputT]):
         max_attempts: int | None,
         backoff: Backoff | None,
     ) -> WaiterResult[OutputT]:
-        options = self._options(
+        options = self._options_for(
             max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
         clock, call = self.clock, self._call
@@ -377,7 +419,7 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
         backoff: Backoff | None,
     ) -> Coroutine[Any, Any, WaiterResult[OutputT]]:
         """The wait as the driver's coroutine (no frame of its own in between)."""
-        options = self._options(
+        options = self._options_for(
             max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
         clock = self.clock
