@@ -107,6 +107,45 @@ def test_table_exists(fresh: MotoServer, unique_name: str) -> None:
     assert result.output == ""
 
 
+def test_filters_in_the_aws_clis_shorthand_reach_the_service(
+    fresh: MotoServer, unique_name: str
+) -> None:
+    ec2 = aws_client(fresh, "ec2")
+    ec2.run_instances(
+        ImageId="ami-12c6146b",
+        MinCount=2,
+        MaxCount=2,
+        TagSpecifications=[
+            {"ResourceType": "instance", "Tags": [{"Key": "run", "Value": unique_name}]}
+        ],
+    )
+    tagged = run_wait(
+        fresh,
+        "ec2",
+        "instance-running",
+        "--filters",
+        f"Name=tag:run,Values={unique_name}",
+        "Name=instance-state-name,Values=pending,running",
+        "--delay",
+        "0.2",
+        "--output",
+        "json",
+    )
+    assert tagged.exit_code == ExitCode.SUCCESS, tagged.output
+    # A filter nobody matches leaves no instance, so the waiter never sees "running".
+    nobody = run_wait(
+        fresh,
+        "ec2",
+        "instance-running",
+        "--filters",
+        f"Name=tag:run,Values=none-{unique_name}",
+        "--max-attempts",
+        "1",
+        "--quiet",
+    )
+    assert nobody.exit_code == ExitCode.ATTEMPTS_EXHAUSTED, nobody.output
+
+
 def test_instance_running_then_failure_state_once_terminated(
     fresh: MotoServer,
 ) -> None:

@@ -52,7 +52,7 @@ def test_list_one_service_says_what_botocore_says() -> None:
         (["s3", "bucket-exists", "--input", "{"], "not valid JSON"),
         (["s3", "bucket-exists", "--input", "[1]"], "must be a JSON object"),
         (["ec2", "instance-running", "--max-results", "many"], "wants a number"),
-        (["ec2", "instance-running", "--filters", "Name=x"], "wants JSON"),
+        (["ec2", "instance-running", "--filters", "Name"], "in the shorthand"),
         (["ec2", "instance-running", "--dry-run", "yes"], "is a flag"),
         (["ec2"], "name the SERVICE and WAITER"),
         (["--list", "ec2", "s3"], "at most a SERVICE"),

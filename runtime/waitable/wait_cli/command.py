@@ -225,7 +225,8 @@ def wait(
 
     Names as in the AWS CLI: waitable wait ec2 instance-running --instance-ids
     i-123 --max-wait 600. The input members are options (lists take several
-    values, structures JSON), or --input JSON / --input-file FILE.
+    values, structures JSON or shorthand such as Name=env,Values=ci), or --input
+    JSON / --input-file FILE.
     """
     source = _source(package, model)
     if list_only:

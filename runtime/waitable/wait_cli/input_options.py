@@ -2,7 +2,9 @@
 against the operation's input shape in botocore's service model.
 
 Lists take several values (or one JSON array), scalars one value, booleans are flags
-(`--no-NAME` for false), structures and maps one JSON value.
+(`--no-NAME` for false), structures and maps one JSON value or the AWS CLI's
+shorthand (`--filters Name=instance-state-name,Values=running,pending`), whose
+strings are then read as the members' types say.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import importlib
 import json
 from collections.abc import Sequence
 from typing import Any
+
+from .shorthand import ShorthandError, parse_shorthand
 
 __all__ = ["InputError", "input_shape", "option_names", "parse_input_options"]
 
@@ -104,6 +108,15 @@ def _value(
 
 def _one(shape: Any, text: str, option: str, where: str) -> Any:
     kind = shape.type_name
+    if kind in ("structure", "map") and not text.lstrip().startswith("{"):
+        try:
+            written = parse_shorthand(text)
+        except ShorthandError as exc:
+            raise InputError(
+                f"{where}: {option}: {exc} in the shorthand {text!r}; write "
+                f"Key=value,Other=a,b or JSON, e.g. {option} '{{...}}'"
+            ) from None
+        return _typed(shape, written, option, where)
     if kind in ("structure", "map", "list"):
         return _json(text, option, where)
     if kind == "boolean":
@@ -129,3 +142,40 @@ def _json(text: str, option: str, where: str) -> Any:
         raise InputError(
             f"{where}: {option} wants JSON here ({exc}); e.g. {option} '[{{...}}]'"
         ) from None
+
+
+def _typed(shape: Any, value: Any, option: str, where: str, label: str = "") -> Any:
+    """A shorthand value (strings, lists, dicts) as `shape` types it: numbers and
+    booleans from their text, one value where a list is wanted as that list.
+    `label` names the member being read, for errors."""
+    kind = shape.type_name
+    label = label or shape.name
+    if kind in ("structure", "map"):
+        if not isinstance(value, dict):
+            raise InputError(
+                f"{where}: {option}: {label} is a structure, got {value!r}; write "
+                "{Key=value,...} there"
+            )
+        if kind == "map":
+            return {
+                key: _typed(shape.value, item, option, where, f"{label}.{key}")
+                for key, item in value.items()
+            }
+        unknown = sorted(set(value) - set(shape.members))
+        if unknown:
+            raise InputError(
+                f"{where}: {option}: no member {unknown[0]!r} in {label}; "
+                f"its members: {', '.join(shape.members)}"
+            )
+        return {
+            key: _typed(shape.members[key], item, option, where, key)
+            for key, item in value.items()
+        }
+    if kind == "list":
+        items = value if isinstance(value, list) else [value]
+        return [_typed(shape.member, item, option, where, label) for item in items]
+    if not isinstance(value, str):
+        raise InputError(
+            f"{where}: {option}: {label} takes one {kind} value, got {value!r}"
+        )
+    return _one(shape, value, f"{option} ({label})", where)
