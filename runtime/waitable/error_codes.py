@@ -4,8 +4,13 @@ Policy, in order:
 
 1. A botocore-style service error: `exc.response["Error"]["Code"]` (duck-typed;
    botocore is never imported here).
-2. A `code` or `error_code` string attribute (smithy-python and hand-written errors).
-3. The exception's class name.
+2. A smithy-python modeled error (its class hierarchy holds smithy-core's
+   `ModeledError`): its class name, which is the error shape's name. Its attributes
+   are the shape's members, so a member called `code` holds data, not the code
+   (Glacier's `ResourceNotFoundException`, Schemas' `NotFoundException`).
+3. A `code` or `error_code` string attribute (the adapter's
+   `SmithyPythonUnmodeledError`, hand-written errors).
+4. The exception's class name.
 
 Only the name part of a shape id counts (`com.amazonaws.s3#NotFound` → `NotFound`).
 A code that is a bare HTTP status (botocore reports `"404"` when a HEAD response
@@ -43,11 +48,23 @@ def _raw_code(exc: BaseException) -> str:
             code = error.get("Code")
             if isinstance(code, str) and code:
                 return code
+    if _is_smithy_modeled(type(exc)):
+        return type(exc).__name__
     for attribute in ("code", "error_code"):
         code = getattr(exc, attribute, None)
         if isinstance(code, str) and code:
             return code
     return type(exc).__name__
+
+
+def _is_smithy_modeled(cls: type) -> bool:
+    """Whether smithy-core's `ModeledError` is among `cls`'s bases (duck-typed: the
+    runtime never imports smithy-core)."""
+    return any(
+        base.__name__ == "ModeledError"
+        and base.__module__.partition(".")[0] == "smithy_core"
+        for base in cls.__mro__
+    )
 
 
 def error_code(exc: BaseException, modeled: Iterable[ModeledError] = ()) -> str:

@@ -152,3 +152,32 @@ def test_retry_on_also_covers_service_errors_no_acceptor_matched() -> None:
     )
     assert [a.state for a in run.outcome.history] == [RETRY, SUCCESS]
     assert run.outcome.history[0].error_type == "SlowDown"
+
+
+def _smithy_core_modeled_error() -> type[Exception]:
+    """smithy-core's `ModeledError` when installed (Python 3.12+), else a stand-in
+    with its name and module, which is all the runtime looks at."""
+    try:
+        from smithy_core.exceptions import ModeledError  # type: ignore[import-not-found]
+    except ImportError:
+        return type(
+            "ModeledError", (Exception,), {"__module__": "smithy_core.exceptions"}
+        )
+    return ModeledError  # type: ignore[no-any-return]
+
+
+def test_a_smithy_python_modeled_error_is_its_class_even_with_a_code_member() -> None:
+    # Glacier's ResourceNotFoundException has members `type`, `code`, `message`: the
+    # generated class's `code` attribute holds data, the class name is the code.
+    modeled = _smithy_core_modeled_error()
+    error_class = type("ResourceNotFoundException", (modeled,), {})
+    error = error_class("vault is gone")
+    error.code = "404 vault"  # type: ignore[attr-defined]
+    assert error_code(error) == "ResourceNotFoundException"
+
+
+def test_a_code_attribute_still_counts_outside_smithy_core() -> None:
+    look_alike = type("ModeledError", (Exception,), {"__module__": "mine.errors"})
+    error = type("Oops", (look_alike,), {})("x")
+    error.code = "Throttled"  # type: ignore[attr-defined]
+    assert error_code(error) == "Throttled"
