@@ -326,6 +326,9 @@ def _retry_delay(
 def checked_delay(plan: WaitPlan, backoff: Backoff, retry: RetryContext) -> float:
     """`backoff(retry)`, refused unless it is a finite number of seconds >= 0."""
     delay = backoff(retry)
+    kind = type(delay)
+    if (kind is float or kind is int) and 0 <= delay <= MAX_SECONDS:
+        return delay  # the usual case, checked without the isinstance calls below
     if (
         isinstance(delay, bool)
         or not isinstance(delay, (int, float))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import math
+from functools import partial
 from types import CoroutineType
 from time import monotonic
 from collections.abc import Awaitable, Callable, Generator
@@ -30,6 +31,9 @@ __all__ = [
 ]
 
 Flow = Generator[Action, Outcome | None, WaiterResult[Any]]
+
+#: `run_async` without `input`: the poll takes no argument.
+_NO_INPUT: Any = object()
 
 
 def run_sync(
@@ -79,11 +83,16 @@ def call_sync(action: Poll, poll: Callable[[], Any], clock: Clock) -> Outcome:
 
 async def run_async(
     actions: Flow,
-    poll: Callable[[], Awaitable[Any]],
+    poll: Callable[..., Awaitable[Any]],
     clock: Clock,
     polls: Callable[[], int] | None = None,
+    *,
+    input: Any = _NO_INPUT,
 ) -> Any:
     """`run_sync` for asyncio: awaited calls and `clock.sleep_async`.
+
+    With `input`, each call is `poll(input)` (one object less per wait than a
+    closure over it), else `poll()`.
 
     A poll is cut off at its `Poll.cut_at` by one timer per wait (the deadline
     serves every poll but the final one) on the clock's timers (`call_later`;
@@ -95,6 +104,8 @@ async def run_async(
     now = monotonic if system else clock.now
     sleep = asyncio.sleep if system else clock.sleep_async
     cutoff = _Cutoff.of(clock, now)
+    if input is not _NO_INPUT:
+        poll = partial(poll, input) if cutoff is None else poll
     try:
         action = next(actions)
         if polls is not None and isinstance(action, Sleep):
@@ -117,13 +128,13 @@ async def run_async(
                 if cut_at != cutoff.armed_at:
                     cutoff.arm(cut_at)
                 if cutoff.loop is None:
-                    outcome = await _poll_in_task(poll, cutoff)
+                    outcome = await _poll_in_task(poll, cutoff, input)
                     action = actions.send(outcome)
                     continue
                 cutoff.before = cutoff.task.cancelling()
                 cutoff.polling = True
                 try:
-                    output = await poll()
+                    output = await (poll() if input is _NO_INPUT else poll(input))
                 except WaiterConfigurationError:
                     cutoff.take()
                     raise
@@ -149,7 +160,9 @@ async def run_async(
         actions.close()
 
 
-async def _poll_in_task(poll: Callable[[], Awaitable[Any]], cutoff: _Cutoff) -> Outcome:
+async def _poll_in_task(
+    poll: Callable[..., Awaitable[Any]], cutoff: _Cutoff, input: Any
+) -> Outcome:
     """One request as a task of its own, cut off by `cutoff`'s timer (clocks other than the real one).
 
     A cancelled waiter cancels the request once and waits for its cleanup; a
@@ -157,7 +170,7 @@ async def _poll_in_task(poll: Callable[[], Awaitable[Any]], cutoff: _Cutoff) -> 
     (`_Request`), so no request outlives its waiter and its cleanup finishes.
     """
     try:
-        pending = poll()
+        pending = poll() if input is _NO_INPUT else poll(input)
     except WaiterConfigurationError:
         raise
     except Exception as error:

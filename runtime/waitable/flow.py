@@ -375,11 +375,53 @@ def _decide(
     return None
 
 
-def _schedule(plan: WaitPlan, state: WaitState, decided_at: float) -> Sleep:
-    """Settle the delay before the next poll (raising when there is none) and sleep it."""
-    delay, state.final = _next_delay(plan, state, decided_at)
+def _schedule(plan: WaitPlan, state: WaitState, now: float) -> Sleep:
+    """Settle the delay before the next poll and whether that poll is the final one.
+
+    Raises when the attempt cap or the deadline leaves no room for another poll;
+    otherwise records the delay in `state` and returns the `Sleep` for it.
+    """
+    options = plan.options
+    remaining = state.deadline - now
+    polls = state.attempts
+    cap = options.max_attempts
+    if (cap is not None and polls >= cap) or (
+        plan.stop is not None and plan.stop(state)
+    ):
+        _fail(
+            WaiterMaxAttemptsError(
+                _result(state, plan.definition, now),
+                max_attempts=polls if cap is None else cap,
+                max_wait_time=options.max_wait_time,
+                remaining=max(remaining, 0.0),
+            )
+        )
+    if state.final or remaining <= _EPSILON:
+        _fail(
+            WaiterTimeoutError(
+                _result(state, plan.definition, now),
+                max_wait_time=options.max_wait_time,
+                why="no acceptor reached success or failure by the deadline",
+            )
+        )
+    delay = checked_delay(
+        plan,
+        options.backoff,
+        RetryContext(
+            polls,
+            remaining,
+            options.min_delay,
+            options.max_delay,
+            state.next_delay if polls > 1 else None,
+            plan.rng,
+        ),
+    )
+    final = remaining - delay <= options.min_delay
+    if final:
+        delay = remaining
+    state.final = final
     state.next_delay = delay
-    state.next_poll_at = decided_at + delay
+    state.next_poll_at = now + delay
     state.total_delay += delay
     return _NO_SLEEP if delay == 0 and type(delay) is int else Sleep(delay)
 
@@ -413,48 +455,6 @@ def _judge_safely(
         return _judge(plan, outcome, input_data, code), None
     except WaiterEvaluationError as broken:
         return None, broken
-
-
-def _next_delay(plan: WaitPlan, state: WaitState, now: float) -> tuple[float, bool]:
-    """The delay before the next poll, and whether that poll is the final one.
-
-    Raises when the attempt cap or the deadline leaves no room for another poll.
-    """
-    definition, options = plan.definition, plan.options
-    remaining = state.deadline - now
-    polls = state.attempts
-    capped = options.max_attempts is not None and polls >= options.max_attempts
-    if capped or (plan.stop is not None and plan.stop(state)):
-        _fail(
-            WaiterMaxAttemptsError(
-                _result(state, definition, now),
-                max_attempts=(
-                    polls if options.max_attempts is None else options.max_attempts
-                ),
-                max_wait_time=options.max_wait_time,
-                remaining=max(remaining, 0.0),
-            )
-        )
-    if state.final or remaining <= _EPSILON:
-        _fail(
-            WaiterTimeoutError(
-                _result(state, definition, now),
-                max_wait_time=options.max_wait_time,
-                why="no acceptor reached success or failure by the deadline",
-            )
-        )
-    retry = RetryContext(
-        attempt=polls,
-        remaining=remaining,
-        min_delay=options.min_delay,
-        max_delay=options.max_delay,
-        previous_delay=state.next_delay if polls > 1 else None,
-        rng=plan.rng,
-    )
-    delay = checked_delay(plan, options.backoff, retry)
-    if remaining - delay <= options.min_delay:
-        return remaining, True
-    return delay, False
 
 
 def _late_reason(outcome: Outcome) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Awaitable, Callable, Coroutine
-from functools import partial
 from time import monotonic
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -425,9 +424,7 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
         clock = self.clock
         now = monotonic if type(clock) is SystemClock else clock.now
         plan, state = self._begin(input, options, now())
-        return run_async(
-            flow(plan, state, now), partial(self._call_async, input), clock
-        )
+        return run_async(flow(plan, state, now), self._call_async, clock, input=input)
 
     @property
     def _call_async(self) -> Callable[[Any], Awaitable[Any]]:
