@@ -284,10 +284,11 @@ def test_the_property_sees_a_position_wrongly_called_plain() -> None:
     assert verdict.acceptor_index == 0 and wrong.acceptor_index is None
 
 
-def output_model() -> dict[str, Any]:
+def output_model(events: bool = False) -> dict[str, Any]:
     """GetThing's output: `Items`, a list of structures with a name (an enum), a
-    timestamp, a blob, tags (a map) and a nested list of documents."""
-    return {
+    timestamp, a blob, tags (a map) and a nested list of documents; a count; with
+    `events`, an event stream (which generation itself refuses in an output)."""
+    shapes: dict[str, Any] = {
         "smithy.example#Output": {
             "type": "structure",
             "members": {
@@ -329,10 +330,20 @@ def output_model() -> dict[str, Any]:
             "member": {"target": "smithy.api#Document"},
         },
     }
+    if events:
+        shapes["smithy.example#Output"]["members"]["Events"] = {
+            "target": "smithy.example#Events"
+        }
+        shapes["smithy.example#Events"] = {
+            "type": "union",
+            "traits": {"smithy.api#streaming": {}},
+            "members": {"Tick": {"target": "smithy.example#Tags"}},
+        }
+    return shapes
 
 
 def positions_for(*expressions: str) -> tuple[tuple[str, ...], ...]:
-    shapes = output_model()
+    shapes = output_model(events=True)
     shapes["smithy.example#Get"] = waiter_operation(
         {"Ready": waiter_trait(list(expressions), ["x"] * len(expressions))},
         input=None,
@@ -363,6 +374,7 @@ def test_positions_are_where_paths_read_whole_values_that_the_model_keeps_plain(
     assert positions_for("Items[].Extra[]") == ()  # documents
     assert positions_for("Items[].Missing", "Nope") == ()  # not in the model
     assert positions_for("length(@)") == ()  # the root holds a timestamp somewhere
+    assert positions_for("length(Events)", "Events.Tick.a") == ()  # an event stream
 
 
 def test_the_argument_is_a_literal_of_the_keys_whatever_they_hold() -> None:

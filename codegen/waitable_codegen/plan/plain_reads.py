@@ -39,10 +39,12 @@ PLAIN_TYPES = frozenset(
 )
 """Simple shapes a client hands over as `str`, `int`, `float` or `bool` (JSON already).
 
-Not here, so never plain: `timestamp`, `blob`, `bigInteger`, `bigDecimal`, `document`.
+Not here, so never plain: `timestamp`, `blob`, `bigInteger`, `bigDecimal`, `document`,
+and any `@streaming` shape (an event stream is an object, not data).
 """
 
 _CONTAINERS = frozenset({"list", "set", "map", "structure", "union"})
+_STREAMING = "smithy.api#streaming"
 _PLAIN_READS = identifier("plain_reads")
 
 
@@ -63,6 +65,9 @@ class PlainShapes:
         plain = True
         while stack and plain:
             current = stack.pop()
+            if _STREAMING in current.traits:  # botocore hands over a stream object
+                plain = False
+                break
             if current.type in PLAIN_TYPES:
                 continue
             if current.type not in _CONTAINERS:
