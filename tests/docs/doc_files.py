@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import sys
 from pathlib import Path
 
 from .markdown_blocks import CodeBlock, read_blocks
@@ -66,3 +67,15 @@ def blocks_checked_by(*checks: Check) -> list[CodeBlock]:
     except ValueError:  # reported by test_markers_are_well_formed
         return []
     return [block for block in blocks if check_of(block) in checks]
+
+
+def needs_newer_python(block: CodeBlock) -> str | None:
+    """Why `block` cannot run on this interpreter (its `doctest: python` marker names a
+    newer one), or None when it can."""
+    needed = block.directives.python
+    if needed is None or sys.version_info >= needed:
+        return None
+    return (
+        f"{block.where}: needs Python {needed[0]}.{needed[1]} or newer "
+        "(its libraries install on no older one)"
+    )

@@ -15,6 +15,9 @@ only blank lines may come between. The markers are:
     <!-- doctest: lists PACKAGE -->    a text block listing the files of a generated package
     <!-- doctest: output-of COMMAND --> a text block whose every line COMMAND prints (run
                                        in the sandbox, exiting 0 or the `exit` marker's N)
+    <!-- doctest: python 3.12 -->      a Python block that needs this Python or newer (its
+                                       libraries install on no older one): on an older
+                                       interpreter it is reported as skipped, saying so
     <!-- quickstart -->                the quick-start commands: syntax-checked here, run by CI
 """
 
@@ -27,7 +30,7 @@ from pathlib import Path
 
 FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 MARKER_PREFIX = "doctest:"
-DIRECTIVES = ("skip", "setup", "teardown", "exit", "lists", "output-of")
+DIRECTIVES = ("skip", "setup", "teardown", "exit", "lists", "output-of", "python")
 MARKER_BODY = re.compile(
     r"(?P<name>\S*)[ \t]*(?P<newline>\n?)(?P<argument>.*)", re.DOTALL
 )
@@ -56,6 +59,7 @@ class Directives:
     lists: str | None = None
     output_of: str | None = None
     quickstart: bool = False
+    python: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -158,6 +162,7 @@ def _directives(markers: list[tuple[int, str]], display_path: str) -> Directives
     lists: str | None = None
     output_of: str | None = None
     quickstart = False
+    python: tuple[int, int] | None = None
     for line, body in markers:
         text = body.strip()
         if text == "quickstart":
@@ -193,6 +198,13 @@ def _directives(markers: list[tuple[int, str]], display_path: str) -> Directives
             if not argument.strip():
                 raise MarkerError(f"{where}: `doctest: output-of` needs a command")
             output_of = argument.strip()
+        elif name == "python":
+            version = re.fullmatch(r"3\.(\d+)", argument.strip())
+            if version is None:
+                raise MarkerError(
+                    f"{where}: `doctest: python` needs a version, e.g. `doctest: python 3.12`"
+                )
+            python = (3, int(version.group(1)))
         else:
             raise MarkerError(
                 f"{where}: unknown doctest marker {name!r}; "
@@ -206,4 +218,5 @@ def _directives(markers: list[tuple[int, str]], display_path: str) -> Directives
         lists,
         output_of,
         quickstart,
+        python,
     )

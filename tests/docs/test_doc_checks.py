@@ -119,6 +119,10 @@ def test_markers_attach_to_the_next_fence_with_markdown_line_numbers() -> None:
             "<!-- doctest: teardown -->\n```python\n```\n",
             "doc.md:1: `doctest: teardown` holds",
         ),
+        (
+            "<!-- doctest: python three -->\n```python\n```\n",
+            "doc.md:1: `doctest: python` needs a version",
+        ),
         ("text\n<!-- doctest: skip x -->\n", "doc.md:2: doctest marker at the end"),
         ("<!-- doctest: setup\nx = 1\n", "doc.md:1: HTML comment never closed"),
     ],
@@ -126,6 +130,12 @@ def test_markers_attach_to_the_next_fence_with_markdown_line_numbers() -> None:
 def test_bad_markers_are_errors_naming_the_line(text: str, message: str) -> None:
     with pytest.raises(MarkerError, match=message.replace("(", r"\(")):
         parse_blocks(text, "doc.md")
+
+
+def test_a_python_marker_names_the_version_a_block_needs() -> None:
+    text = "<!-- doctest: python 3.12 -->\n```python\npass\n```\n"
+    (block,) = parse_blocks(text, "doc.md")
+    assert block.directives.python == (3, 12)
 
 
 def test_other_html_comments_are_not_markers() -> None:
