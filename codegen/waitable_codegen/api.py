@@ -18,7 +18,9 @@ from typing import Any
 
 from .errors import GenerationError, UsageError, ValidationFailed
 from .fingerprint import inputs_fingerprint
-from .model.loader import parse_document
+from .model.json_text import parse_json
+from .model.loader import read_document
+from .model.reachable import reachable_documents
 from .model.resolve import build_shapes
 from .model import (
     Model,
@@ -252,23 +254,34 @@ def _read_inputs(
 
 
 def _load(inputs: list[tuple[str, bytes]]) -> Model:
-    """The model of `inputs`; each file's bytes are dropped from `inputs` as soon
-    as the file is parsed (their text too), so the raw files, their text and
-    the parsed model are never all held at once."""
-    documents = []
+    """The model of `inputs`, as far as generation reads it (`model.reachable`:
+    the waiters, the services and what they reach; the whole model when its
+    outline is not plain). Each file's bytes and text are dropped as soon as it
+    is parsed, and the JSON of the shapes left out as soon as the cut is made."""
+    parsed: list[Any] = []
+    sources: list[str] = []
     try:
         for index, (label, data) in enumerate(inputs):
             inputs[index] = (label, b"")
-            text = decode_text(data, _source(label))
+            source = _source(label)
+            text = decode_text(data, source)
             del data
-            documents.append(parse_document(text, _source(label)))
+            parsed.append(parse_json(text, source))
+            sources.append(source)
             del text
-        if not documents:
+        if not parsed:
             raise ModelError("no model files given")
+        cut = reachable_documents(parsed)
+        if cut is not None:
+            parsed = [*cut]
+        documents = []
+        for index, source in enumerate(sources):
+            documents.append(read_document(parsed[index], source))
+            parsed[index] = None
+        parsed.clear()
         shapes, metadata = build_shapes(documents)
-        sources = tuple(document.source for document in documents)
         documents.clear()
-        return Model(shapes, metadata, sources)
+        return Model(shapes, metadata, tuple(sources))
     except ModelError as exc:
         raise GenerationError(str(exc)) from None
 

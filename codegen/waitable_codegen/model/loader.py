@@ -53,7 +53,12 @@ class Document:
 
 def parse_document(text: str, source: str) -> Document:
     """Parse one JSON AST document, checking every part the generator reads."""
-    data = parse_json(text, source)
+    return read_document(parse_json(text, source), source)
+
+
+def read_document(data: Any, source: str) -> Document:
+    """One JSON AST document already parsed from JSON, checking every part the
+    generator reads."""
     if not isinstance(data, dict) or "smithy" not in data:
         raise model_error(
             source,
