@@ -30,6 +30,7 @@ from waitable.adapters import SmithyPythonUnmodeledError, smithy_python_waiter
 from waitable.error_codes import error_code
 
 from .real_smithy import (  # noqa: F401  (fixtures)
+    polls_made,
     LAMBDA_SCENARIOS,
     create_function,
     no_aws_environment,
@@ -147,7 +148,7 @@ def test_a_missing_function_times_out_function_exists(
     with pytest.raises(WaiterTimeoutError) as raised:
         run(real_world, "lambda", wait)
     # Every poll (however many the clock allowed) was a retry on the missing function.
-    assert set(history_of(raised.value.result)) == {(RETRY, NOT_FOUND)}
+    assert set(history_of(polls_made(raised.value.result))) == {(RETRY, NOT_FOUND)}
 
 
 def test_a_status_only_error_resolves_through_the_modeled_http_status(
