@@ -1,8 +1,9 @@
 """The two drivers of the engine: they call the client and sleep, nothing more.
 
 Both run the same `flow` generator (see `waitable.flow`), so the sync and asyncio
-waiters cannot drift apart. The async driver cuts a request off when its
-`Poll.timeout` runs out, and a cancelled waiter task leaves no task behind.
+waiters cannot drift apart. The async driver cuts a request off at its
+`Poll.cut_at` with one timer per wait (re-armed only for a poll with another
+cut-off: the final one), and a cancelled waiter task leaves no task behind.
 """
 
 from __future__ import annotations
@@ -273,7 +274,7 @@ class _Cutoff:
         task = asyncio.current_task()
         if task is None:
             return None
-        if type(clock) is SystemClock:  # the loop reads the same monotonic time
+        if type(clock) is SystemClock:  # the loop's timers; the request in this task
             return cls(task, task.get_loop(), None, now)
         later = getattr(clock, "call_later", None)
         if not callable(later):
@@ -291,7 +292,10 @@ class _Cutoff:
         if when == math.inf:
             return
         if self.loop is not None:
-            self.handle = self.loop.call_at(when, self, context=_CONTEXT)
+            # In the loop's own time (uvloop's is monotonic too, but coarser).
+            self.handle = self.loop.call_later(
+                max(when - self.now(), 0.0), self, context=_CONTEXT
+            )
         else:
             assert self.later is not None
             self.handle = self.later(max(when - self.now(), 0.0), self)

@@ -169,7 +169,7 @@ class WaitState:
     def __post_init__(self) -> None:
         if type(self.history) is not History:
             self.history = History(self.history, self.history_limit)
-        else:
+        elif self.history_limit is not None:
             self.history.limit = self.history_limit
 
 
