@@ -103,12 +103,18 @@ def test_500_waits_survive_two_sigkills(
             assert not outcome["ok"]
             assert outcome["error"]["type"] == EXPECTED_ERROR[plan], outcome["error"]
             result = outcome["error"]["result"]
-        assert result["attempts"] >= 1
+        # A "never" wait on a loaded machine may get its first poll delivered only
+        # after its 6 s deadline: the engine then makes no call and ends it as a
+        # timeout with no attempt (it never polls late). The others end on a poll.
+        assert result["attempts"] >= (0 if plan == "never" else 1), (plan, outcome)
         deadline = outcome["deadline"]
         assert deadline <= latest_deadline[wait_id]
         assert deadline - outcome["started_at"] == _max_wait_time(plan)
         stamps = [float(t) for t in redis_server.client.lrange(f"calls:{name}", 0, -1)]
-        assert stamps and max(stamps) <= deadline + START_TOLERANCE + STAMP_GAP, (
+        assert len(stamps) >= min(result["attempts"], 1)
+        assert (
+            max(stamps, default=deadline) <= deadline + START_TOLERANCE + STAMP_GAP
+        ), (
             name,
             stamps,
             deadline,
@@ -117,6 +123,7 @@ def test_500_waits_survive_two_sigkills(
         polls = result["history"]
         if (
             plan == "never"
+            and polls
             and polls[-1]["output"] is None
             and not polls[-1]["duration"]
         ):
