@@ -4,6 +4,7 @@ the exit status of each outcome, and `--output json`."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from clients.conftest import MotoServer
 from waitable.wait_cli import ExitCode
@@ -51,18 +52,23 @@ def test_bucket_that_never_appears_times_out(
     assert "timed out" in result.stderr
 
 
-def test_attempts_exhausted(fresh: MotoServer, unique_name: str) -> None:
-    result = run_wait(
+def _two_polls_of_a_missing_bucket(fresh: MotoServer, bucket: str, *extra: str) -> Any:
+    return run_wait(
         fresh,
         "s3",
         "bucket-exists",
         "--bucket",
-        unique_name,
+        bucket,
         "--max-attempts",
         "2",
         "--delay",
         "0.2",
+        *extra,
     )
+
+
+def test_attempts_exhausted(fresh: MotoServer, unique_name: str) -> None:
+    result = _two_polls_of_a_missing_bucket(fresh, unique_name)
     assert result.exit_code == ExitCode.ATTEMPTS_EXHAUSTED, result.output
     assert "max_attempts=2" in result.stderr
     # The log lines (not a terminal): one per attempt, the first says when the next poll is.
@@ -75,18 +81,7 @@ def test_attempts_exhausted(fresh: MotoServer, unique_name: str) -> None:
 def test_quiet_shows_no_progress_but_still_says_why_it_failed(
     fresh: MotoServer, unique_name: str
 ) -> None:
-    result = run_wait(
-        fresh,
-        "s3",
-        "bucket-exists",
-        "--bucket",
-        unique_name,
-        "--max-attempts",
-        "2",
-        "--delay",
-        "0.2",
-        "--quiet",
-    )
+    result = _two_polls_of_a_missing_bucket(fresh, unique_name, "--quiet")
     assert result.exit_code == ExitCode.ATTEMPTS_EXHAUSTED, result.output
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and "max_attempts=2" in lines[0], result.stderr
