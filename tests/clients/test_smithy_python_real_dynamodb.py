@@ -201,36 +201,36 @@ def _empty_key_schema(name: str) -> dict[str, Any]:
     return {"TableName": name, "KeySchema": [], "AttributeDefinitions": []}
 
 
-def test_an_error_type_acceptor_matches_an_unmodeled_error_by_its_code(
-    real_world: World,
-) -> None:
-    cls = _create_table_waiter(
-        [{"state": "success", "matcher": {"errorType": "ValidationException"}}]
-    )
+def _wait_on_an_empty_key_schema(world: World, acceptor: dict[str, Any]) -> Any:
+    """A CreateTable waiter with one `acceptor`, polled with an invalid key schema."""
+    cls = _create_table_waiter([acceptor])
 
     async def wait(client: Any) -> Any:
         return await smithy_python_waiter(cls, client).wait(
-            _empty_key_schema(real_world.name), **FAST
+            _empty_key_schema(world.name), **FAST
         )
 
-    result = run(real_world, "dynamodb", wait)
+    return run(world, "dynamodb", wait)
+
+
+def test_an_error_type_acceptor_matches_an_unmodeled_error_by_its_code(
+    real_world: World,
+) -> None:
+    result = _wait_on_an_empty_key_schema(
+        real_world,
+        {"state": "success", "matcher": {"errorType": "ValidationException"}},
+    )
     assert history_of(result) == [(SUCCESS, "ValidationException")]
 
 
 def test_an_unmodeled_error_no_acceptor_matches_fails_with_its_code(
     real_world: World,
 ) -> None:
-    cls = _create_table_waiter(
-        [{"state": "retry", "matcher": {"errorType": "ResourceInUseException"}}]
-    )
-
-    async def wait(client: Any) -> Any:
-        return await smithy_python_waiter(cls, client).wait(
-            _empty_key_schema(real_world.name), **FAST
-        )
-
     with pytest.raises(WaiterOperationError) as raised:
-        run(real_world, "dynamodb", wait)
+        _wait_on_an_empty_key_schema(
+            real_world,
+            {"state": "retry", "matcher": {"errorType": "ResourceInUseException"}},
+        )
     assert raised.value.error_code == "ValidationException"
     cause = raised.value.__cause__
     assert isinstance(cause, SmithyPythonUnmodeledError)
