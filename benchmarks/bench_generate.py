@@ -7,7 +7,9 @@ Over the 57 model files of `../shared/models/api-models-aws`, in one process
 
 - `json.load` of every file: the floor any generator has to pay;
 - cold generation: every model generated into an empty directory (load, validate,
-  plan, render, write), output already in black's layout;
+  plan, render, write), output already in black's layout; generation loads only
+  the shapes its waiters and services reach, and every file it writes is synced
+  to disk before the package is swapped in;
 - the same with black: every file and compiled function formatted by black, as
   the generator did before it wrote black's layout itself (same bytes);
 - no-op regeneration: the same again with nothing changed, which a build step
