@@ -115,8 +115,11 @@ def certainly_stable(source: str) -> bool:
     """True when every line over LINE_LENGTH is one black cannot split either: a
     docstring's line, or a lone string literal in an argument list. Everything
     else the templates and layout helpers write is already in black's layout."""
+    lines = source.split("\n")
+    if max(map(len, lines), default=0) <= LINE_LENGTH:
+        return True  # the usual case, decided without the line-by-line walk
     in_docstring = False
-    for line in source.split("\n"):
+    for line in lines:
         quotes = line.count(_DOCSTRING_QUOTES)
         long = len(line) > LINE_LENGTH
         if long and not (in_docstring or quotes or _UNSPLITTABLE.fullmatch(line)):
