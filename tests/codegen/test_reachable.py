@@ -210,3 +210,19 @@ def test_unreachable_shapes_change_nothing_in_the_package(
     cluttered = service_model(**junk)
     cluttered["shapes"][f"{NS}#Other"]["input"] = other_input
     assert generated(cluttered, folder / "cluttered") == plain
+
+
+def test_references_across_documents_are_followed() -> None:
+    """A waiter in one file whose output and service live in another."""
+    whole = service_model(**{f"{NS}#Unused": {"type": "string"}})["shapes"]
+    first = {key: whole[key] for key in (f"{NS}#GetThing", f"{NS}#Unused")}
+    second = {key: value for key, value in whole.items() if key not in first}
+    cut = reachable_documents([smithy_model(first), smithy_model(second)])
+    assert cut is not None
+    assert list(cut[0]["shapes"]) == [f"{NS}#GetThing"]
+    assert list(cut[1]["shapes"]) == [
+        f"{NS}#GetThingInput",
+        f"{NS}#GetThingOutput",
+        f"{NS}#Things",
+        f"{NS}#Other",
+    ]
