@@ -50,6 +50,7 @@ __all__ = [
     "arrived_late",
     "make_call",
     "poll_for",
+    "poll_timeout",
 ]
 
 #: The outcomes without fields, made once.
@@ -217,6 +218,18 @@ def poll_for(plan: WaitPlan, state: WaitState, started: float) -> Poll | None:
     return Poll(
         state.attempts + 1, remaining, timeout, deadline + START_TOLERANCE, cut_at
     )
+
+
+def poll_timeout(plan: WaitPlan, state: WaitState, started: float) -> float:
+    """`poll_for(...).timeout` again, from the same state (it does not change during a poll).
+
+    So the engine need not keep the `Poll` while the call runs: with many waits
+    pending, an object per pending call counts.
+    """
+    remaining = state.deadline - started
+    if state.final or remaining <= 0:
+        return max(remaining, plan.options.min_delay)
+    return remaining
 
 
 def arrived_late(outcome: Any, started: float, finished: float, timeout: float) -> bool:

@@ -118,14 +118,16 @@ async def run_async(
                 await sleep(action.seconds)
                 action = actions.send(None)
                 continue
-            if now() > action.start_by:
+            # The Poll is not kept while the call runs (one object less per pending wait).
+            cut_at, timeout, too_late = action.cut_at, action.timeout, action.start_by
+            del action
+            if now() > too_late:
                 outcome: Outcome = LATE
             elif cutoff is None:
-                outcome = await poll_with_cutoff(poll, clock, action.timeout)
+                outcome = await poll_with_cutoff(poll, clock, timeout)
             else:
-                cut_at = action.cut_at
                 if cut_at is None:
-                    cut_at = now() + action.timeout
+                    cut_at = now() + timeout
                 if cut_at != cutoff.armed_at:
                     cutoff.arm(cut_at)
                 if cutoff.loop is None:

@@ -72,6 +72,7 @@ from .calls import (
     checked_delay,
     make_call,
     poll_for,
+    poll_timeout,
 )
 from .definition import AcceptorState, WaiterDefinition
 from .error_codes import error_code, is_transport_error
@@ -207,13 +208,8 @@ def flow(
     while True:
         if judge is None:  # one try, no limiter: the call without `make_call`
             started = now()
-            poll = poll_for(plan, state, started)
-            if poll is None:
-                _too_late(plan, state, started, LATE)
-            outcome: Any = yield poll
-            result = _decide(
-                plan, state, input_data, outcome, started, now(), poll.timeout, None
-            )
+            outcome: Any = yield _poll_or_late(plan, state, started)
+            result = _decide(plan, state, input_data, outcome, started, now(), None)
         else:
             call = yield from make_call(plan, state, now, judge)
             result = _decide(
@@ -223,7 +219,6 @@ def flow(
                 call.outcome,
                 call.started,
                 call.finished,
-                0.0,
                 call,
             )
         if result is not None:
@@ -240,6 +235,14 @@ def _call_judge(plan: WaitPlan, input_data: Any) -> CallJudge:
         return _judge_safely(plan, outcome, input_data, code)
 
     return judge
+
+
+def _poll_or_late(plan: WaitPlan, state: WaitState, started: float) -> Poll:
+    """The `Poll` to yield (not kept by the flow while the call runs), or the timeout."""
+    poll = poll_for(plan, state, started)
+    if poll is None:
+        _too_late(plan, state, started, LATE)
+    return poll
 
 
 def _too_late(
@@ -262,19 +265,20 @@ def _decide(
     outcome: Any,
     started: float,
     finished: float,
-    timeout: float,
     call: CallRecord | None,
 ) -> WaiterResult[Any] | None:
     """Judge and record one poll: the result on success, None to poll again; else raise.
 
     `call` is `make_call`'s record (retries, and maybe a verdict already); without
-    it the outcome is checked against the poll's `timeout` here.
+    it the outcome is checked against the poll's timeout here.
     """
     definition = plan.definition
     verdict: Verdict | None = None
     broken: WaiterEvaluationError | None = None
     if call is None:
-        late = arrived_late(outcome, started, finished, timeout)
+        late = arrived_late(
+            outcome, started, finished, poll_timeout(plan, state, started)
+        )
         if isinstance(outcome, Late):
             # No call was made: the history records polls, and this was none.
             _too_late(plan, state, finished, outcome)
