@@ -220,3 +220,42 @@ def test_called_off_timers_do_not_pile_up_on_a_long_lived_clock() -> None:
     asyncio.run(main())
     # Each wait leaves one called-off cut-off timer an hour ahead; they are dropped.
     assert len(clock._sleepers) < 200
+
+
+class Throttled(Exception):
+    """A client error raised before any awaitable exists."""
+
+
+@pytest.mark.parametrize("virtual", [False, True])
+def test_a_call_that_raises_before_awaiting_is_an_outcome_like_any_other(
+    virtual: bool,
+) -> None:
+    """The checked async call returns the client's awaitable itself, so an error the
+    call raises at once reaches the driver directly: it is judged, not lost."""
+    calls = 0
+
+    def client(input: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls < 3:
+            raise Throttled("slow down")
+
+        async def answer() -> dict[str, str]:
+            return {"status": "success"}
+
+        return answer()
+
+    clock = VirtualClock() if virtual else None
+    waiter = waiter_class(THING_EXISTS, AsyncWaiter)(
+        client,
+        clock=clock,
+        retry_on=(Throttled,),
+        backoff=RetryImmediately(),
+    )
+    result = asyncio.run(waiter.wait({}, max_wait_time=HOUR))
+    assert [a.state for a in result.history] == [
+        AcceptorState.RETRY,
+        AcceptorState.RETRY,
+        AcceptorState.SUCCESS,
+    ]
+    assert [a.error_type for a in result.history][:2] == ["Throttled", "Throttled"]
