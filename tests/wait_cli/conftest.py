@@ -73,10 +73,16 @@ def command(server: MotoServer, *args: str) -> list[str]:
 
 
 def aws_client(server: MotoServer, service: str) -> Any:
-    """A boto3 client on the moto server, to arrange what a test waits for."""
+    """A boto3 client on the moto server, to arrange what a test waits for.
+
+    Its read timeout is generous: the first EC2 call after a reset rebuilds moto's
+    EC2 backend (images, instance types), which on a loaded machine took over 5 s.
+    """
     session = boto3.Session(region_name=REGION, **FAKE_CREDENTIALS)
     return session.client(
-        service, endpoint_url=server.endpoint_url, config=client_config()
+        service,
+        endpoint_url=server.endpoint_url,
+        config=client_config(read_timeout=120),
     )
 
 
