@@ -11,9 +11,9 @@ from importlib import metadata
 __all__ = ["MINIMUM_RUNTIME", "__version__", "runtime_version"]
 
 _DISTRIBUTION = "waitable-codegen"
-_SOURCE_CHECKOUT = "0.2.0"  # a checkout on sys.path without installed metadata
+_SOURCE_CHECKOUT = "0.3.0"  # a checkout on sys.path without installed metadata
 
-MINIMUM_RUNTIME = "0.2.0"
+MINIMUM_RUNTIME = "0.3.0"
 
 
 def _installed_version() -> str:

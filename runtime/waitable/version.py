@@ -12,7 +12,7 @@ from importlib import metadata
 __all__ = ["__version__", "require", "version_tuple"]
 
 _DISTRIBUTION = "waitable"
-_SOURCE_CHECKOUT = "0.2.0"  # a checkout on sys.path without installed metadata
+_SOURCE_CHECKOUT = "0.3.0"  # a checkout on sys.path without installed metadata
 _RELEASE = re.compile(r"(\d+(?:\.\d+)*)")
 
 

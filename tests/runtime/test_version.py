@@ -31,7 +31,7 @@ def test_a_checkout_without_metadata_still_has_a_version(
         raise metadata.PackageNotFoundError(name)
 
     monkeypatch.setattr(metadata, "version", missing)
-    assert version._installed_version() == "0.2.0"
+    assert version._installed_version() == version._SOURCE_CHECKOUT
 
 
 @given(releases, releases)
