@@ -43,15 +43,19 @@ def valid_nesting_exceeds(text: str, limit: int) -> bool:
     """True when valid JSON `text` nests arrays and objects deeper than `limit`.
 
     Bytes operations only: the escapes `\\\\` and `\\"` are dropped (left to right,
-    as JSON pairs them), every byte but quotes and brackets is deleted, what lies
-    between quotes is dropped, and innermost `[]` pairs are peeled off once per level.
+    as JSON pairs them), then every byte but quotes and brackets;
+    adjacent quotes are dropped in pairs (between two strings JSON has only `:` or
+    `,`, so this only joins strings), what still lies between quotes is dropped,
+    and innermost `[]` pairs are peeled off once per level.
     Only meaningful for text `json.loads` accepted.
     """
     data = text.encode("utf-8", "surrogatepass")
-    if _QUOTE_OR_BACKSLASH_ESCAPE.search(data) is not None:
+    if b"\\" in data:
         data = _QUOTE_OR_BACKSLASH_ESCAPE.sub(b"", data)
-    outside = data.translate(None, _ALL_BUT_QUOTES_AND_BRACKETS).split(b'"')[::2]
-    brackets = b"".join(outside).replace(b"{", b"[").replace(b"}", b"]")
+    kept = data.translate(None, _ALL_BUT_QUOTES_AND_BRACKETS).replace(b'""', b"")
+    if b'"' in kept:
+        kept = b"".join(kept.split(b'"')[::2])
+    brackets = kept.replace(b"{", b"[").replace(b"}", b"]")
     for _ in range(limit):
         if not brackets:
             return False
