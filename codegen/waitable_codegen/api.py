@@ -18,6 +18,7 @@ from typing import Any
 
 from .errors import GenerationError, UsageError, ValidationFailed
 from .fingerprint import inputs_fingerprint
+from .gc_pause import paused_collection
 from .model.json_text import parse_json
 from .model.loader import read_document
 from .model.reachable import reachable_documents
@@ -147,15 +148,16 @@ def generate(
         return reused
     from .plan import plan_generation  # the work itself: imported only when needed
 
-    model = _load(inputs)
-    events = _validate(model)
-    _enforce(events, allow_danger)
-    names = [_display_name(label) for label, _ in inputs]
-    plan = plan_generation(model, names, service=service, jmespath=jmespath)
-    del model  # planned: the model's shapes are no longer needed to render
-    if not plan.packages:
-        return GenerationResult(target, events=events, check=check, jmespath=mode)
-    return render_and_write(plan, target, fingerprint, events, check, force, mode)
+    with paused_collection():  # large trees built and dropped, no cycles to find
+        model = _load(inputs)
+        events = _validate(model)
+        _enforce(events, allow_danger)
+        names = [_display_name(label) for label, _ in inputs]
+        plan = plan_generation(model, names, service=service, jmespath=jmespath)
+        del model  # planned: the model's shapes are no longer needed to render
+        if not plan.packages:
+            return GenerationResult(target, events=events, check=check, jmespath=mode)
+        return render_and_write(plan, target, fingerprint, events, check, force, mode)
 
 
 def render_and_write(
