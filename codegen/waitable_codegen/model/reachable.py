@@ -31,33 +31,31 @@ _SINGLE = ("input", "output")
 _BINDINGS_SINGLE = ("create", "put", "read", "update", "delete", "list")
 _BINDINGS_LIST = ("operations", "collectionOperations")
 _PRELUDE_IDS = frozenset(prelude_shapes())
+_NO_TRAITS: dict[str, Any] = {}
 
 
 def reachable_documents(documents: Sequence[Any]) -> list[dict[str, Any]] | None:
     """Each document (parsed JSON) with only the shapes generation reads, in their
     order; None when the documents must be loaded whole."""
     bodies: dict[str, dict[str, Any]] = {}
+    roots: list[str] = []
     for data in documents:
-        shapes = _plain_outline(data)
+        shapes = _plain_outline(data, roots)
         if shapes is None:
             return None
-        for shape_id, body in shapes.items():
-            if shape_id in bodies or shape_id in _PRELUDE_IDS:
-                return None
-            bodies[shape_id] = body
-    roots = [
-        shape_id
-        for shape_id, body in bodies.items()
-        if body["type"] == "service" or WAITABLE_TRAIT in body.get("traits", ())
-    ]
+        if not (bodies.keys().isdisjoint(shapes) and _PRELUDE_IDS.isdisjoint(shapes)):
+            return None
+        bodies.update(shapes)
     if not any(WAITABLE_TRAIT in bodies[root].get("traits", ()) for root in roots):
         return None
     kept, bare = _closure(bodies, roots)
     return [_cut(data, kept, bare) for data in documents]
 
 
-def _plain_outline(data: Any) -> dict[str, Any] | None:
-    """The shapes of a document whose outline is plain, or None."""
+def _plain_outline(data: Any, roots: list[str]) -> dict[str, Any] | None:
+    """The shapes of a document whose outline is plain, or None; its services and
+    shapes with waiters are added to `roots` (one pass: each body is touched once,
+    as the bodies lie scattered in memory)."""
     if type(data) is not dict:
         return None
     version = data.get("smithy")
@@ -76,8 +74,11 @@ def _plain_outline(data: Any) -> dict[str, Any] | None:
         kind = body.get("type")
         if type(kind) is not str or kind not in SHAPE_TYPES:
             return None
-        if type(body.get("traits", {})) is not dict:
+        traits = body.get("traits", _NO_TRAITS)
+        if type(traits) is not dict:
             return None
+        if kind == "service" or WAITABLE_TRAIT in traits:
+            roots.append(shape_id)
     return shapes
 
 
@@ -113,26 +114,28 @@ def _closure(
     return kept, bare - kept
 
 
-def _targets(body: dict[str, Any]) -> Iterator[Any]:
+def _targets(body: dict[str, Any]) -> list[Any]:
     """The shape ids a body refers to, other than bound operations (malformed
     slots are skipped: loading the shape reports them)."""
+    found: list[Any] = []
     kind = body["type"]
     if kind in _MEMBER_TYPES:
         members = body.get("members")
         if type(members) is dict:
-            for member in members.values():
-                yield _target(member)
+            found += map(_target, members.values())
     for name in _FIXED_MEMBERS.get(kind, ()):
-        yield _target(body.get(name))
+        found.append(_target(body.get(name)))
     for name in _SINGLE:
-        yield _target(body.get(name))
+        found.append(_target(body.get(name)))
     for name in ("errors", "resources"):
-        yield from _target_list(body.get(name))
+        references = body.get(name)
+        if type(references) is list:
+            found += map(_target, references)
     for name in ("identifiers", "properties"):
         named = body.get(name)
         if type(named) is dict:
-            for reference in named.values():
-                yield _target(reference)
+            found += map(_target, named.values())
+    return found
 
 
 def _bindings(body: dict[str, Any]) -> Iterator[Any]:
@@ -158,11 +161,11 @@ def _target_list(references: Any) -> Iterator[Any]:
 def _cut(data: dict[str, Any], kept: set[str], bare: set[str]) -> dict[str, Any]:
     """`data` with only the kept shapes and bare bound operations, in order."""
     shapes: dict[str, Any] = {}
-    for shape_id, body in data.get("shapes", {}).items():
-        if shape_id in kept:
-            shapes[shape_id] = body
-        elif shape_id in bare:
-            shapes[shape_id] = {"type": "operation"}
+    every = data.get("shapes", {})
+    for shape_id in filter((kept | bare).__contains__, every):
+        shapes[shape_id] = (
+            every[shape_id] if shape_id in kept else {"type": "operation"}
+        )
     cut = {key: value for key, value in data.items() if key != "shapes"}
     cut["shapes"] = shapes
     return cut
