@@ -1,4 +1,4 @@
-"""Side-by-side cost of a poll: waitable against botocore's waiter, and 10,000 async waiters.
+"""Side-by-side cost of a whole poll: waitable against hand-written Python and botocore.
 
 1. EC2 InstanceRunning (success when `Reservations[].Instances[].State.Name` are all
    "running", failure when any is shutting-down, terminated or stopping, retry on
@@ -20,9 +20,7 @@
    microseconds per poll, waitable's whole poll as a ratio to hand-written Python
    and to botocore, and where waitable's poll goes (data-model check, acceptors,
    engine bookkeeping), each timed alone on the same responses.
-2. `--waiters` concurrent `AsyncWaiter`s in one event loop, each polling an async
-   client `--async-polls` times: CPU time per poll, on a shared `VirtualClock` and
-   on the real clock with `RetryImmediately`.
+Many concurrent async waits are measured by `bench_async_scale.py`.
 
 Run: `.venv/bin/python benchmarks/bench_poll.py` (a single run; figures vary by machine).
 """
@@ -30,7 +28,6 @@ Run: `.venv/bin/python benchmarks/bench_poll.py` (a single run; figures vary by 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 import random
 import time
@@ -43,11 +40,8 @@ import botocore.waiter  # type: ignore[import-untyped]
 
 from waitable import (
     Acceptor,
-    AsyncWaiter,
     InputOutputMatcher,
     OutputMatcher,
-    RetryImmediately,
-    SystemClock,
     Waiter,
     WaiterDefinition,
 )
@@ -317,75 +311,14 @@ def hand_written_poll(response: Any) -> str | None:
     return None
 
 
-def bench_async(waiters: int, polls: int) -> None:
-    pending, done = {"State": "pending"}, {"State": "running"}
-    running = WaiterDefinition.from_trait(
-        "Running",
-        "ns#Get",
-        {
-            "acceptors": [
-                {
-                    "state": "success",
-                    "matcher": {
-                        "output": {
-                            "path": "State",
-                            "expected": "running",
-                            "comparator": "stringEquals",
-                        }
-                    },
-                }
-            ]
-        },
-    )
-
-    class RunningWaiter(AsyncWaiter[dict[str, Any], dict[str, Any]]):
-        definition: ClassVar[WaiterDefinition] = running
-
-    def client() -> Callable[[Any], Any]:
-        count = 0
-
-        async def get(input: Any) -> dict[str, str]:
-            nonlocal count
-            count += 1
-            return done if count >= polls else pending
-
-        return get
-
-    async def run_all(clock_factory: Callable[[], Any], **wait_kwargs: Any) -> int:
-        clock = clock_factory()
-        tasks = [
-            RunningWaiter(client(), clock=clock, rng=random.Random(i)).wait(
-                {}, max_wait_time=10**6, **wait_kwargs
-            )
-            for i in range(waiters)
-        ]
-        results = await asyncio.gather(*tasks)
-        return sum(r.attempts for r in results)
-
-    for label, factory, kwargs in (
-        ("shared VirtualClock", VirtualClock, {}),
-        ("real clock, RetryImmediately", SystemClock, {"backoff": RetryImmediately()}),
-    ):
-        start = time.process_time()
-        total = asyncio.run(run_all(factory, **kwargs))
-        spent = time.process_time() - start
-        print(
-            f"{waiters} concurrent async waiters ({label}): {total} polls, "
-            f"{spent:.2f}s CPU, {spent / total * 1e6:.1f} us CPU/poll"
-        )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--instances", type=int, default=200)
     parser.add_argument("--polls", type=int, default=10)
     parser.add_argument("--waits", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--waiters", type=int, default=10_000)
-    parser.add_argument("--async-polls", type=int, default=5)
     args = parser.parse_args()
     bench_instance_running(args.instances, args.polls, args.waits, args.repeat)
-    bench_async(args.waiters, args.async_polls)
 
 
 if __name__ == "__main__":
