@@ -71,6 +71,10 @@ class TypedDictPlanner:
         self.rename = rename
         self.result = TypedDictSet()
         self._names_taken = set(RESERVED_NAMES)
+        # Many members share a target, and many share a name and a type: each
+        # annotation and each field line is made once per package.
+        self._annotations: dict[str, Expression] = {}
+        self._fields: dict[tuple[str, Expression, bool, bool], FieldPlan] = {}
 
     def plan(
         self, roots: Iterable[str], synthetic: Iterable[tuple[str, Identifier]]
@@ -166,16 +170,11 @@ class TypedDictPlanner:
                 and member.required
                 and "smithy.api#clientOptional" not in member.traits
             )
-            key = string_literal(member.name)
-            if functional:
-                annotation = plain(string_literal(annotation.text))
-            full = annotation if required else subscript(_NOT_REQUIRED, annotation.text)
-            if functional:
-                line = subscript_line(compose("{}: ", key), full, 8, compose(","))
-            else:
-                prefix = compose("{}: ", identifier(member.name))
-                line = subscript_line(prefix, full, 4, parenthesize=True)
-            fields.append(FieldPlan(member.name, key, annotation.text, required, line))
+            wanted = (member.name, annotation, required, functional)
+            planned = self._fields.get(wanted)
+            if planned is None:
+                planned = self._fields[wanted] = _plan_field(*wanted)
+            fields.append(planned)
         kind = "union (set exactly one key)" if union else "structure"
         doc = f"The {kind} `{shape_id}`."
         name = self.result.names[shape_id]
@@ -189,6 +188,14 @@ class TypedDictPlanner:
         )
 
     def _annotation(self, shape: Shape, traits: Mapping[str, object]) -> Expression:
+        if shape.type == "blob":  # streaming may come from the member's traits
+            return self._new_annotation(shape, traits)
+        known = self._annotations.get(shape.id)
+        if known is None:
+            known = self._annotations[shape.id] = self._new_annotation(shape, traits)
+        return known
+
+    def _new_annotation(self, shape: Shape, traits: Mapping[str, object]) -> Expression:
         if shape.type in _CONTAINERS:
             return plain(compose("{}", self.result.names[shape.id]))
         if shape.type == "list":
@@ -214,3 +221,20 @@ class TypedDictPlanner:
         elif scalar.startswith("_decimal"):
             self.result.needs_decimal = True
         return plain(scalar)
+
+
+def _plan_field(
+    name: str, annotation: Expression, required: bool, functional: bool
+) -> FieldPlan:
+    """One key of a TypedDict: its line in a class body, or in the functional form
+    (`"key": type,`) when `functional`."""
+    key = string_literal(name)
+    if functional:
+        annotation = plain(string_literal(annotation.text))
+    full = annotation if required else subscript(_NOT_REQUIRED, annotation.text)
+    if functional:
+        line = subscript_line(compose("{}: ", key), full, 8, compose(","))
+    else:
+        prefix = compose("{}: ", identifier(name))
+        line = subscript_line(prefix, full, 4, parenthesize=True)
+    return FieldPlan(name, key, annotation.text, required, line)
