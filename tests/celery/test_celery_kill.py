@@ -133,15 +133,24 @@ def test_500_waits_survive_two_sigkills(
 
 
 def _kill_mid_run(server: Any, worker: Any, ended: int, total: int) -> int:
-    """SIGKILL `worker` once `ended` waits ended, while it holds polls; the polls it held."""
-    limit = time.monotonic() + 60
+    """SIGKILL `worker` once `ended` waits ended, while it holds polls; the polls it
+    held right before the kill (a timeout says what it saw instead of killing blind)."""
+    limit = time.monotonic() + 120
+    done_runs = held = 0
     while time.monotonic() < limit:
-        if ended <= server.client.hlen("done:runs") and _held_polls(server):
+        done_runs, held = server.client.hlen("done:runs"), _held_polls(server)
+        if ended <= done_runs and held:
             break
         time.sleep(0.01)
-    assert server.client.hlen("done:runs") < total, "the run ended before the kill"
+    else:
+        raise AssertionError(
+            f"no moment with {ended} waits ended and polls held within 120 s: "
+            f"last seen {done_runs} ended, {held} held, worker alive: "
+            f"{worker.process.poll() is None}"
+        )
+    assert done_runs < total, "the run ended before the kill"
     worker.kill()
-    return _held_polls(server)
+    return held
 
 
 def _held_polls(server: Any) -> int:
