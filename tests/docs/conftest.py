@@ -18,7 +18,7 @@ import pytest
 
 from clients.conftest import AWS_MODELS, REGION, MotoServer, moto_server  # noqa: F401
 
-from .doc_files import PROJECT_ROOT, Check, check_of, doc_blocks
+from .doc_files import PROJECT_ROOT, Check, check_of, doc_blocks, needs_newer_python
 
 TESTS_DIR = PROJECT_ROOT / "tests"
 
@@ -96,11 +96,17 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         counts = Counter(check_of(block) for block in doc_blocks())
     except ValueError:
         return
-    ran = counts[Check.RUN_PYTHON]
+    too_new = sum(
+        1
+        for block in doc_blocks()
+        if check_of(block) is Check.RUN_PYTHON and needs_newer_python(block)
+    )
+    ran = counts[Check.RUN_PYTHON] - too_new
     skipped = counts[Check.PARSE_PYTHON]
+    newer = f", {too_new} need a newer Python" if too_new else ""
     terminalreporter.write_line(
         f"docs examples: {ran} python blocks run, {skipped} skipped "
-        f"(parsed and imports checked); "
+        f"(parsed and imports checked){newer}; "
         + ", ".join(
             f"{counts[check]} {check.value}"
             for check in Check
