@@ -22,6 +22,7 @@ if sys.version_info < (3, 12):
 
 import asyncio
 from types import ModuleType
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -129,15 +130,24 @@ def test_the_client_raises_its_modeled_class_with_no_code_attribute(
     assert not is_transport_error(error)
 
 
-def test_an_error_type_acceptor_matches_the_real_modeled_exception(
-    real_world: World, real_generated: ModuleType
-) -> None:
-    cls = waiter_class(real_generated, "dynamodb", "TableNotExists")
+def _table_wait(
+    world: World, generated: ModuleType, waiter: str, timing: dict[str, float]
+) -> Callable[[Any], Awaitable[Any]]:
+    """What `run` calls with a real client: the generated `waiter` on the world's table."""
+    cls = waiter_class(generated, "dynamodb", waiter)
 
     async def wait(client: Any) -> Any:
         return await smithy_python_waiter(cls, client).wait(
-            {"TableName": real_world.name}, **FAST
+            {"TableName": world.name}, **timing
         )
+
+    return wait
+
+
+def test_an_error_type_acceptor_matches_the_real_modeled_exception(
+    real_world: World, real_generated: ModuleType
+) -> None:
+    wait = _table_wait(real_world, real_generated, "TableNotExists", FAST)
 
     result = run(real_world, "dynamodb", wait)
     [attempt] = result.history
@@ -150,12 +160,7 @@ def test_the_output_is_keyed_by_the_models_member_names(
     real_world: World, real_generated: ModuleType
 ) -> None:
     real_world.create_table()
-    cls = waiter_class(real_generated, "dynamodb", "TableExists")
-
-    async def wait(client: Any) -> Any:
-        return await smithy_python_waiter(cls, client).wait(
-            {"TableName": real_world.name}, **FAST
-        )
+    wait = _table_wait(real_world, real_generated, "TableExists", FAST)
 
     table = run(real_world, "dynamodb", wait).output["Table"]
     assert table["TableName"] == real_world.name
@@ -168,12 +173,7 @@ def test_the_output_is_keyed_by_the_models_member_names(
 def test_a_missing_table_times_out_table_exists(
     real_world: World, real_generated: ModuleType
 ) -> None:
-    cls = waiter_class(real_generated, "dynamodb", "TableExists")
-
-    async def wait(client: Any) -> Any:
-        return await smithy_python_waiter(cls, client).wait(
-            {"TableName": real_world.name}, **TIMING_OUT
-        )
+    wait = _table_wait(real_world, real_generated, "TableExists", TIMING_OUT)
 
     with pytest.raises(WaiterTimeoutError) as raised:
         run(real_world, "dynamodb", wait)
@@ -242,12 +242,7 @@ def test_an_unmodeled_error_no_acceptor_matches_fails_with_its_code(
 def test_a_refused_connection_is_a_transport_error(
     real_world: World, real_generated: ModuleType
 ) -> None:
-    cls = waiter_class(real_generated, "dynamodb", "TableNotExists")
-
-    async def wait(client: Any) -> Any:
-        return await smithy_python_waiter(cls, client).wait(
-            {"TableName": real_world.name}, **FAST
-        )
+    wait = _table_wait(real_world, real_generated, "TableNotExists", FAST)
 
     endpoint = f"http://127.0.0.1:{closed_port()}"
     with pytest.raises(WaiterOperationError) as raised:
@@ -281,12 +276,7 @@ def test_retry_on_connection_error_retries_a_refused_connection(
 def test_a_request_timeout_is_a_transport_timeout(
     real_world: World, real_generated: ModuleType, silent_endpoint: str
 ) -> None:
-    cls = waiter_class(real_generated, "dynamodb", "TableNotExists")
-
-    async def wait(client: Any) -> Any:
-        return await smithy_python_waiter(cls, client).wait(
-            {"TableName": real_world.name}, **FAST
-        )
+    wait = _table_wait(real_world, real_generated, "TableNotExists", FAST)
 
     async def main() -> Any:
         # AIOHTTPClient 0.6 ignores http_request_config's read_timeout; the
