@@ -14,7 +14,7 @@ import math
 from functools import partial
 from types import CoroutineType
 from time import monotonic
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Awaitable, Callable, Coroutine, Generator
 from typing import Any
 
 from .actions import Action, CutOff, Late, Outcome, Poll, Raised, Returned, Sleep
@@ -130,14 +130,13 @@ async def run_async(
                     cut_at = now() + timeout
                 if cut_at != cutoff.armed_at:
                     cutoff.arm(cut_at)
-                if cutoff.loop is None:
-                    outcome = await _poll_in_task(poll, cutoff, input)
-                    action = actions.send(outcome)
-                    continue
                 cutoff.before = cutoff.task.cancelling()
                 cutoff.polling = True
                 try:
-                    output = await (poll() if input is _NO_INPUT else poll(input))
+                    pending = poll() if input is _NO_INPUT else poll(input)
+                    if cutoff.loop is None:
+                        pending = _Guarded(pending, cutoff.task, cutoff.before)
+                    output = await pending
                 except WaiterConfigurationError:
                     cutoff.take()
                     raise
@@ -163,64 +162,96 @@ async def run_async(
         actions.close()
 
 
-async def _poll_in_task(
-    poll: Callable[..., Awaitable[Any]], cutoff: _Cutoff, input: Any
-) -> Outcome:
-    """One request as a task of its own, cut off by `cutoff`'s timer (clocks other than the real one).
+class _Guarded(Generator[Any, Any, Any]):
+    """A request awaited in the waiter's own task that takes one cancellation only.
 
-    A cancelled waiter cancels the request once and waits for its cleanup; a
-    second cancellation meanwhile is held back until the request has ended
-    (`_Request`), so no request outlives its waiter and its cleanup finishes.
+    The first cancellation (the waiter's or the cut-off timer's) reaches the
+    request; later ones are held until the request has ended (its cleanup runs to
+    the end), then raised, so no task is made per request and none outlives it.
     """
-    try:
-        pending = poll() if input is _NO_INPUT else poll(input)
-    except WaiterConfigurationError:
-        raise
-    except Exception as error:
-        return Raised(error)
-    waiter = cutoff.task
-    request = _Request(
-        pending if type(pending) is CoroutineType else _awaited(pending),
-        loop=waiter.get_loop(),
-    )
-    before = waiter.cancelling()
-    cutoff.victim = request
-    cutoff.polling = True
-    try:
-        output = await request
-    except asyncio.CancelledError:
-        if not request.cancelled() or waiter.cancelling() > before:
-            raise  # the waiter was cancelled
-        return CUT_OFF
-    except WaiterConfigurationError:
-        raise
-    except Exception as error:
-        return Raised(error)
-    finally:
-        cutoff.polling = False
-        cutoff.victim = waiter
-    return Returned(output)
+
+    __slots__ = ("steps", "task", "before", "delivered", "held")
+
+    def __init__(self, pending: Awaitable[Any], task: asyncio.Task[Any], before: int):
+        steps = pending if type(pending) is CoroutineType else _awaited(pending)
+        self.steps: Coroutine[Any, Any, Any] = steps
+        self.task = task
+        #: The task's cancel requests when the request began.
+        self.before = before
+        self.delivered = False
+        self.held = False
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        return self
+
+    def __next__(self) -> Any:
+        return self.send(None)
+
+    def send(self, value: Any) -> Any:
+        """Resume the request; once it was cancelled, guard what it waits on."""
+        if self.delivered or self.task.cancelling() > self.before:
+            self.delivered = True
+            return self._step(value, None)
+        return self.steps.send(value)
+
+    def throw(
+        self, kind: Any, value: Any = None, traceback: Any = None
+    ) -> Any:  # the generator protocol's three forms
+        """Pass an error to the request, or hold a cancellation it already has."""
+        error = kind if isinstance(kind, BaseException) else None
+        if error is None:
+            error = value if isinstance(value, BaseException) else kind(value)
+        if isinstance(error, asyncio.CancelledError):
+            if self.delivered:
+                self.held = True
+                return self._step(None, None)
+            self.delivered = True
+            # Requests since the last step: one goes to the request, the rest are held.
+            self.held = self.task.cancelling() > self.before + 1
+        return self._step(None, error)
+
+    def close(self) -> None:
+        """Close the request's coroutine (the waiter's coroutine is closed)."""
+        self.steps.close()
+
+    def _step(self, value: Any, error: BaseException | None) -> Any:
+        """One step of a cancelled request: what it waits on cannot be cancelled again."""
+        try:
+            if error is None:
+                waits_on = self.steps.send(value)
+            else:
+                waits_on = self.steps.throw(error)
+        except (StopIteration, Exception):
+            if self.held:
+                raise asyncio.CancelledError from None
+            raise
+        if getattr(waits_on, "_asyncio_future_blocking", False):
+            waits_on._asyncio_future_blocking = False
+            shield = _Shield(loop=waits_on.get_loop())
+            waits_on.add_done_callback(shield.release)
+            shield._asyncio_future_blocking = True
+            return shield
+        return waits_on
 
 
-class _Request(asyncio.Task[Any]):
-    """A request's task that takes one cancellation only.
-
-    A waiter cancelled while it awaits the request passes the cancellation on;
-    a second one finds the request already cancelling, so the waiter keeps it
-    until the request has finished its cleanup, then raises it.
-    """
+class _Shield(asyncio.Future[None]):
+    """What the waiter's task waits on for a cancelled request: done with the request's
+    own future, and not cancellable (a further cancellation is held by `_Guarded`)."""
 
     __slots__ = ()
 
     def cancel(self, msg: Any = None) -> bool:
-        """Cancel the request, unless it was asked to already."""
-        if self.cancelling():
-            return False
-        return super().cancel(msg)
+        """Refuse: the request already has its cancellation."""
+        return False
+
+    def release(self, _: Any) -> None:
+        """The request's future is done: wake the waiter's task."""
+        if not self.done():
+            self.set_result(None)
 
 
 async def _awaited(pending: Awaitable[Any]) -> Any:
-    """Any awaitable as a coroutine, for a task."""
+    """Any awaitable as a coroutine, stepped by `_Guarded`."""
     return await pending
 
 
@@ -239,7 +270,6 @@ class _Cutoff:
 
     __slots__ = (
         "task",
-        "victim",
         "loop",
         "later",
         "now",
@@ -258,8 +288,6 @@ class _Cutoff:
         now: Callable[[], float],
     ) -> None:
         self.task = task
-        #: What the timer cancels: the waiter's task, or the request's own task.
-        self.victim: asyncio.Future[Any] = task
         self.loop = loop
         self.later = later
         self.now = now
@@ -307,8 +335,8 @@ class _Cutoff:
         self.handle = None
         self.armed_at = None
         if self.polling and not self.fired:
-            self.fired = self.victim is self.task
-            self.victim.cancel()
+            self.fired = True
+            self.task.cancel()
 
     def take(self) -> int:
         """After a poll: -1 if the timer did not cut it off, else the task's remaining cancel requests."""
