@@ -166,7 +166,9 @@ def generate(
             return GenerationResult(target, events=events, check=check, jmespath=mode)
         if isinstance(fingerprint, Future):
             fingerprint = fingerprint.result()
-        return render_and_write(plan, target, fingerprint, events, check, force, mode)
+        result = render_and_write(plan, target, fingerprint, events, check, force, mode)
+        del plan  # gone before the collector resumes: it has nothing left to walk
+    return result
 
 
 def render_and_write(
