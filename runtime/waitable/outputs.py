@@ -45,7 +45,7 @@ class OutputConverter:
     output is not checked there (a position outside `reads` changes nothing).
     """
 
-    __slots__ = ("reads", "_sees_metadata", "_dict_reads", "_skips_dicts")
+    __slots__ = ("reads", "_sees_metadata", "_dict_reads", "_skips_dicts", "_leaves")
 
     def __init__(self, reads: Reads, plain: Iterable[Position] = ()) -> None:
         self.reads = reads
@@ -56,6 +56,7 @@ class OutputConverter:
         checked = without_positions(reads, positions) if positions else reads
         self._skips_dicts = checked is None  # nothing read can need converting
         self._dict_reads = reads if checked is None else checked
+        self._leaves = _leaf_keys(self._dict_reads)
 
     def __call__(self, output: Any) -> Any:
         """The output as this definition's paths must see it (the same object if possible)."""
@@ -64,12 +65,30 @@ class OutputConverter:
         if type(output) is dict:
             if self._skips_dicts:
                 return output
+            leaves = self._leaves  # plain values at flat reads: nothing to check below
+            if leaves is not None and PLAIN_TYPES.issuperset(
+                map(type, map(output.get, leaves))
+            ):
+                return output
             checked = self._dict_reads
         else:
             checked = self.reads
         if is_json_like([output], checked):
             return output
         return convert_read_parts(output, self.reads)
+
+
+def _leaf_keys(reads: Reads) -> tuple[str, ...] | None:
+    """The keys `reads` names when each is read no deeper (`State`, `length(Items)`), else None.
+
+    A plain value (`PLAIN_TYPES`, a missing key's None) at such a key needs no
+    conversion, whether it is read whole or only for its kind.
+    """
+    if reads.whole or not reads.children:
+        return None
+    if any(node.children for node in reads.children.values()):
+        return None
+    return tuple(reads.children)
 
 
 def is_json_like(values: list[Any], reads: Reads) -> bool:
