@@ -43,6 +43,7 @@ limit, retries) in `waitable.calls`; both are re-exported here.
 from __future__ import annotations
 
 import logging
+import math
 import random
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
@@ -94,6 +95,7 @@ __all__ = [
     "CutOff",
     "Judge",
     "Late",
+    "NOT_YET",
     "NoRetryCapacity",
     "Outcome",
     "Poll",
@@ -174,8 +176,12 @@ class WaitState:
             self.history.limit = self.history_limit
 
 
+#: The start time of a wait that starts at its flow's first step (`start(plan, NOT_YET)`).
+NOT_YET = math.nan
+
+
 def start(plan: WaitPlan, now: float, history_limit: int | None = None) -> WaitState:
-    """A fresh state for a wait beginning at clock time `now`."""
+    """A fresh state for a wait beginning at clock time `now` (`NOT_YET`: at its first step)."""
     return WaitState(
         started_at=now,
         deadline=now + plan.options.max_wait_time,
@@ -189,8 +195,11 @@ def flow(
     """Yield the actions of one wait; see the module docstring for the protocol.
 
     The generator keeps few locals (its frame lives as long as the wait); the
-    decisions after each poll are made by `_decide`.
+    decisions after each poll are made by `_decide`. A state started at `NOT_YET`
+    (`AsyncWaiter.wait`, made before it is awaited) starts at the first step.
     """
+    if state.started_at != state.started_at:  # NaN: NOT_YET
+        _start_now(plan, state, now())
     input_data = (
         input_to_jmespath(plan.definition, plan.input)
         if plan.judge is None
@@ -224,6 +233,14 @@ def flow(
         if result is not None:
             return result
         yield _schedule(plan, state, now())
+
+
+def _start_now(plan: WaitPlan, state: WaitState, now: float) -> None:
+    """Start a state made at `NOT_YET` at clock time `now` (its first delay, if any, from now)."""
+    state.started_at = now
+    state.deadline = now + plan.options.max_wait_time
+    if state.next_poll_at is not None:
+        state.next_poll_at = now + state.next_delay
 
 
 def _call_judge(plan: WaitPlan, input_data: Any) -> CallJudge:

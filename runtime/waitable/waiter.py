@@ -8,6 +8,8 @@ same engine (`waitable.steps`): one poll at a time, the wait saved as JSON.
 
 from __future__ import annotations
 
+import inspect
+
 import random
 import warnings
 from collections.abc import Awaitable, Callable, Coroutine
@@ -20,7 +22,16 @@ from .config import WaiterConfig
 from .definition import WaiterDefinition
 from .drivers import run_async, run_sync
 from .errors import WaiterConfigurationError
-from .flow import CallRetry, Judge, RateLimit, WaitPlan, WaitState, flow, start
+from .flow import (
+    NOT_YET,
+    CallRetry,
+    Judge,
+    RateLimit,
+    WaitPlan,
+    WaitState,
+    flow,
+    start,
+)
 from .invoke import Invoker, OperationCall, awaiting, bind_operation, refuse_async
 from .options import WaitOptions, resolve_options
 from .results import Attempt, WaiterResult
@@ -389,7 +400,7 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
     the deadline is cancelled.
     """
 
-    async def wait(
+    def wait(
         self,
         input: InputT,
         *,
@@ -398,15 +409,20 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
         max_delay: float | None = None,
         max_attempts: int | None = None,
         backoff: Backoff | None = None,
-    ) -> WaiterResult[OutputT]:
-        """Poll until an acceptor says success; raise a `WaiterError` otherwise.
+    ) -> Coroutine[Any, Any, WaiterResult[OutputT]]:
+        """Poll until an acceptor says success; raise a `WaiterError` otherwise (`await` it).
 
         `max_wait_time` (seconds) is required, here or as the waiter's
         `config=WaiterConfig(wait_timeout=...)`. Each request's time counts against it.
+        It returns the engine's own coroutine (no frame of its own per pending wait);
+        bad arguments are raised when it is awaited, as from an `async def`.
         """
-        return await self._wait(
-            input, max_wait_time, min_delay, max_delay, max_attempts, backoff
-        )
+        try:
+            return self._wait(
+                input, max_wait_time, min_delay, max_delay, max_attempts, backoff
+            )
+        except Exception as error:
+            return _raising(error)
 
     def _wait(
         self,
@@ -423,7 +439,7 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
         )
         clock = self.clock
         now = monotonic if type(clock) is SystemClock else clock.now
-        plan, state = self._begin(input, options, now())
+        plan, state = self._begin(input, options, NOT_YET)  # starts when awaited
         return run_async(flow(plan, state, now), self._call_async, clock, input=input)
 
     @property
@@ -450,6 +466,15 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
             lambda: state.attempts,
         )
         return self._step(saved, state, rng, turn)
+
+
+async def _raising(error: Exception) -> Any:
+    """A coroutine that raises `error` when awaited (what an `async def` would do)."""
+    raise error
+
+
+if hasattr(inspect, "markcoroutinefunction"):  # Python 3.12+
+    inspect.markcoroutinefunction(AsyncWaiter.wait)
 
 
 def _call_retry(waiter: str, retry: Any) -> CallRetry | None:
