@@ -119,24 +119,28 @@ async def run_async(
                 action = actions.send(None)
                 continue
             # The Poll is not kept while the call runs (one object less per pending wait).
-            cut_at, timeout, too_late = action.cut_at, action.timeout, action.start_by
-            del action
-            if now() > too_late:
+            if now() > action.start_by:
                 outcome: Outcome = LATE
             elif cutoff is None:
-                outcome = await poll_with_cutoff(poll, clock, timeout)
+                outcome = await poll_with_cutoff(poll, clock, action.timeout)
             else:
+                cut_at = action.cut_at
                 if cut_at is None:
-                    cut_at = now() + timeout
+                    cut_at = now() + action.timeout
+                del action
                 if cut_at != cutoff.armed_at:
                     cutoff.arm(cut_at)
                 cutoff.before = cutoff.task.cancelling()
                 cutoff.polling = True
                 try:
-                    pending = poll() if input is _NO_INPUT else poll(input)
-                    if cutoff.loop is None:
-                        pending = _Guarded(pending, cutoff.task, cutoff.before)
-                    output = await pending
+                    if cutoff.loop is not None:  # the real clock: asyncio-style
+                        output = await (poll() if input is _NO_INPUT else poll(input))
+                    else:
+                        output = await _Guarded(
+                            poll() if input is _NO_INPUT else poll(input),
+                            cutoff.task,
+                            cutoff.before,
+                        )
                 except WaiterConfigurationError:
                     cutoff.take()
                     raise
@@ -153,6 +157,7 @@ async def run_async(
                 finally:
                     cutoff.polling = False
             action = actions.send(outcome)
+            del outcome  # not kept while the wait sleeps (nor the output, in `action`)
     except StopIteration as stop:
         result: WaiterResult[Any] = stop.value
         return result

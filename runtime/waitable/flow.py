@@ -217,8 +217,17 @@ def flow(
     while True:
         if judge is None:  # one try, no limiter: the call without `make_call`
             started = now()
-            outcome: Any = yield _poll_or_late(plan, state, started)
-            result = _decide(plan, state, input_data, outcome, started, now(), None)
+            result = (
+                _decide(  # the outcome is not kept in a local while the wait sleeps
+                    plan,
+                    state,
+                    input_data,
+                    (yield _poll_or_late(plan, state, started)),
+                    started,
+                    now(),
+                    None,
+                )
+            )
         else:
             call = yield from make_call(plan, state, now, judge)
             result = _decide(
