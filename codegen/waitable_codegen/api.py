@@ -12,13 +12,11 @@ import importlib.util
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .errors import GenerationError, UsageError, ValidationFailed
-from .background import started
 from .fingerprint import inputs_fingerprint
 from .gc_pause import paused_collection
 from .model.json_text import parse_json
@@ -44,7 +42,7 @@ from .write import (
     plan_changes,
     read_manifest,
 )
-from .write_manifest import Manifest, new_manifest
+from .write_manifest import new_manifest
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -142,17 +140,12 @@ def generate(
     _refuse_models_inside(target, inputs)
     mode = effective_mode(jmespath)
     options = {"service": service, "jmespath": mode}
-    named = [(_display_name(label), data) for label, data in inputs]
-    manifest = read_manifest(target)
-    fingerprint: Future[str] | str
-    if manifest is None:  # nothing to reuse: the bytes are hashed while parsed
-        fingerprint = started(inputs_fingerprint, named, options)
-    else:
-        fingerprint = inputs_fingerprint(named, options)
-        reused = _reuse(target, manifest, fingerprint, check, allow_danger, mode)
-        if reused is not None:
-            return reused
-    del named  # the bytes go as soon as each is parsed (and hashed)
+    fingerprint = inputs_fingerprint(
+        [(_display_name(label), data) for label, data in inputs], options
+    )
+    reused = _reuse(target, fingerprint, check, allow_danger, mode)
+    if reused is not None:
+        return reused
     from .plan import plan_generation  # the work itself: imported only when needed
 
     with paused_collection():  # large trees built and dropped, no cycles to find
@@ -164,8 +157,6 @@ def generate(
         del model  # planned: the model's shapes are no longer needed to render
         if not plan.packages:
             return GenerationResult(target, events=events, check=check, jmespath=mode)
-        if isinstance(fingerprint, Future):
-            fingerprint = fingerprint.result()
         result = render_and_write(plan, target, fingerprint, events, check, force, mode)
         del plan  # gone before the collector resumes: it has nothing left to walk
     return result
@@ -330,16 +321,12 @@ def _enforce(events: Sequence[ReportedEvent], allow_danger: bool) -> None:
 
 
 def _reuse(
-    target: Path,
-    manifest: Manifest,
-    fingerprint: str,
-    check: bool,
-    allow_danger: bool,
-    mode: str,
+    target: Path, fingerprint: str, check: bool, allow_danger: bool, mode: str
 ) -> GenerationResult | None:
-    """The result of the previous generation (its `manifest`) when it came from
-    the same inputs and its files are untouched; None when the work has to be done."""
-    if manifest.fingerprint != fingerprint:
+    """The result of the previous generation when it came from the same inputs and
+    its files are untouched; None when the work has to be done."""
+    manifest = read_manifest(target)
+    if manifest is None or manifest.fingerprint != fingerprint:
         return None
     if OutputSite.of(target).leftovers() or not manifest_matches(target, manifest):
         return None
