@@ -15,7 +15,7 @@ from functools import partial
 from types import CoroutineType
 from time import monotonic
 from collections.abc import Awaitable, Callable, Coroutine, Generator
-from typing import Any
+from typing import Any, ClassVar
 
 from .actions import Action, CutOff, Late, Outcome, Poll, Raised, Returned, Sleep
 from .calls import CUT_OFF, LATE
@@ -32,6 +32,9 @@ __all__ = [
 ]
 
 Flow = Generator[Action, Outcome | None, WaiterResult[Any]]
+
+#: `asyncio.sleep` as the driver calls it (one argument).
+_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
 #: `run_async` without `input`: the poll takes no argument.
 _NO_INPUT: Any = object()
@@ -101,10 +104,11 @@ async def run_async(
     request against its sleep instead (`poll_with_cutoff`).
     """
     start = polls() if polls is not None else 0
-    system = type(clock) is SystemClock
-    now = monotonic if system else clock.now
-    sleep = asyncio.sleep if system else clock.sleep_async
-    cutoff = _Cutoff.of(clock, now)
+    if type(clock) is SystemClock:
+        now, sleep = monotonic, _sleep
+    else:
+        now, sleep = clock.now, clock.sleep_async
+    cutoff = _Cutoff.of(clock)
     if input is not _NO_INPUT:
         poll = partial(poll, input) if cutoff is None else poll
     try:
@@ -129,38 +133,40 @@ async def run_async(
                     cut_at = now() + action.timeout
                 del action
                 if cut_at != cutoff.armed_at:
-                    cutoff.arm(cut_at)
+                    cutoff.arm(cut_at, now)
                 cutoff.before = cutoff.task.cancelling()
-                cutoff.polling = True
+                cutoff.phase = _POLLING
                 try:
-                    if cutoff.loop is not None:  # the real clock: asyncio-style
-                        output = await (poll() if input is _NO_INPUT else poll(input))
+                    if not cutoff.guarded:  # the real clock: asyncio-style
+                        outcome = Returned(
+                            await (poll() if input is _NO_INPUT else poll(input))
+                        )
                     else:
-                        output = await _Guarded(
-                            poll() if input is _NO_INPUT else poll(input),
-                            cutoff.task,
-                            cutoff.before,
+                        outcome = Returned(
+                            await _Guarded(
+                                poll() if input is _NO_INPUT else poll(input),
+                                cutoff.task,
+                                cutoff.before,
+                            )
                         )
                 except WaiterConfigurationError:
                     cutoff.take()
                     raise
                 except asyncio.CancelledError:
-                    if not cutoff.fired or cutoff.take() > cutoff.before:
+                    if cutoff.phase != _FIRED or cutoff.take() > cutoff.before:
                         raise  # cancelled from outside (too)
                     outcome = CUT_OFF
                 except Exception as error:
                     outcome = CUT_OFF if cutoff.take() >= 0 else Raised(error)
                 else:
-                    if cutoff.fired:
+                    if cutoff.phase == _FIRED:
                         cutoff.take()
-                    outcome = Returned(output)
                 finally:
-                    cutoff.polling = False
+                    cutoff.phase = _IDLE
             action = actions.send(outcome)
             del outcome  # not kept while the wait sleeps (nor the output, in `action`)
     except StopIteration as stop:
-        result: WaiterResult[Any] = stop.value
-        return result
+        return stop.value  # the WaiterResult
     finally:
         if cutoff is not None:
             cutoff.close()
@@ -265,59 +271,50 @@ async def _awaited(pending: Awaitable[Any]) -> Any:
 _CONTEXT = contextvars.Context()
 
 
+#: `_Cutoff.phase`: no poll running, a poll running, a poll the timer cut off.
+_IDLE, _POLLING, _FIRED = 0, 1, 2
+
+
 class _Cutoff:
     """The timer that cancels a wait's task when a poll runs past its `cut_at`.
 
     One timer is kept armed while consecutive polls share their `cut_at` (the
     deadline); it cancels the task only during a poll, and `take()` undoes that
-    cancellation once the poll has ended, as `asyncio.timeout` does.
+    cancellation once the poll has ended, as `asyncio.timeout` does. This one
+    runs on the event loop's timers (the real clock); `_ClockCutoff` on a clock's.
     """
 
-    __slots__ = (
-        "task",
-        "loop",
-        "later",
-        "now",
-        "handle",
-        "armed_at",
-        "polling",
-        "fired",
-        "before",
-    )
+    __slots__ = ("task", "timers", "handle", "armed_at", "phase", "before")
 
-    def __init__(
-        self,
-        task: asyncio.Task[Any],
-        loop: asyncio.AbstractEventLoop | None,
-        later: CallLater | None,
-        now: Callable[[], float],
-    ) -> None:
+    #: Whether each request is awaited through `_Guarded` (other clocks than the real one).
+    guarded: ClassVar[bool] = False
+
+    def __init__(self, task: asyncio.Task[Any], timers: Any) -> None:
         self.task = task
-        self.loop = loop
-        self.later = later
-        self.now = now
+        #: The event loop, or the clock's `call_later` (`_ClockCutoff`).
+        self.timers = timers
         self.handle: TimerHandle | None = None
         self.armed_at: float | None = None
-        self.polling = False
-        self.fired = False
+        #: `_IDLE`, `_POLLING`, or `_FIRED` (the timer cut the running poll off).
+        self.phase = _IDLE
         #: The task's cancel requests when the poll began (others than the timer's).
         self.before = 0
 
-    @classmethod
-    def of(cls, clock: Clock, now: Callable[[], float]) -> _Cutoff | None:
+    @staticmethod
+    def of(clock: Clock) -> _Cutoff | None:
         """The cut-off timer for the running task on `clock`; None if the clock has no timers."""
         task = asyncio.current_task()
         if task is None:
             return None
         if type(clock) is SystemClock:  # the loop's timers; the request in this task
-            return cls(task, task.get_loop(), None, now)
+            return _Cutoff(task, task.get_loop())
         later = getattr(clock, "call_later", None)
         if not callable(later):
             return None
-        return cls(task, None, later, now)
+        return _ClockCutoff(task, later)
 
-    def arm(self, when: float) -> None:
-        """Cut the next poll off at clock time `when` (`math.inf`: never)."""
+    def arm(self, when: float, now: Callable[[], float]) -> None:
+        """Cut the next poll off at clock time `when` (`math.inf`: never); `now` reads the clock."""
         if when == self.armed_at:
             return
         if self.handle is not None:
@@ -326,28 +323,26 @@ class _Cutoff:
         self.armed_at = when
         if when == math.inf:
             return
-        if self.loop is not None:
-            # In the loop's own time (uvloop's is monotonic too, but coarser).
-            self.handle = self.loop.call_later(
-                max(when - self.now(), 0.0), self, context=_CONTEXT
-            )
-        else:
-            assert self.later is not None
-            self.handle = self.later(max(when - self.now(), 0.0), self)
+        self.handle = self._schedule(max(when - now(), 0.0))
+
+    def _schedule(self, delay: float) -> TimerHandle:
+        """Call this cut-off in `delay` seconds: in the loop's own time (uvloop's is coarser)."""
+        loop: asyncio.AbstractEventLoop = self.timers
+        return loop.call_later(delay, self, context=_CONTEXT)
 
     def __call__(self) -> None:
         """The timer went off: cut the poll off if one is running."""
         self.handle = None
         self.armed_at = None
-        if self.polling and not self.fired:
-            self.fired = True
+        if self.phase == _POLLING:
+            self.phase = _FIRED
             self.task.cancel()
 
     def take(self) -> int:
         """After a poll: -1 if the timer did not cut it off, else the task's remaining cancel requests."""
-        if not self.fired:
+        if self.phase != _FIRED:
             return -1
-        self.fired = False
+        self.phase = _POLLING
         return self.task.uncancel()
 
     def close(self) -> None:
@@ -355,6 +350,18 @@ class _Cutoff:
         if self.handle is not None:
             self.handle.cancel()
             self.handle = None
+
+
+class _ClockCutoff(_Cutoff):
+    """`_Cutoff` on a clock's own timers (`call_later`, as `VirtualClock` has)."""
+
+    __slots__ = ()
+
+    guarded = True
+
+    def _schedule(self, delay: float) -> TimerHandle:
+        later: CallLater = self.timers
+        return later(delay, self)
 
 
 async def call_async(

@@ -210,10 +210,8 @@ def flow(
         if plan.call_retry is None and plan.rate_limit is None
         else _call_judge(plan, input_data)
     )
-    if state.next_poll_at is not None:
-        pause = state.next_poll_at - now()
-        if pause > 0:
-            yield Sleep(pause)
+    if state.next_poll_at is not None and state.next_poll_at > (started := now()):
+        yield Sleep(state.next_poll_at - started)  # a pause left from a saved state
     while True:
         if judge is None:  # one try, no limiter: the call without `make_call`
             started = now()
