@@ -82,3 +82,15 @@ def test_an_integer_past_pythons_digit_limit_names_its_digits() -> None:
     text = '{"smithy": "2.0", "metadata": {"x": [1, -' + "9" * digits + "]}}"
     with pytest.raises(ModelError, match=rf"m\.json: holds an integer of {digits} "):
         load_text(text, "m.json")
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_pythons_json_extensions_are_refused(constant: str) -> None:
+    text = '{"smithy": "2.0", "metadata": {"x": [1, ' + constant + "]}}"
+    with pytest.raises(ModelError, match=rf"m\.json: holds {constant}, which"):
+        load_text(text, "m.json")
+
+
+def test_the_words_in_strings_are_only_text() -> None:
+    text = '{"smithy": "2.0", "metadata": {"x": ["NaN", "Infinity"]}}'
+    assert load_text(text, "m.json").metadata["x"] == ["NaN", "Infinity"]

@@ -66,7 +66,12 @@ def valid_nesting_exceeds(text: str, limit: int) -> bool:
 def parse_json(text: str, source: str) -> Any:
     """The JSON value `text` holds, or a ModelError naming the file and the line."""
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except _NotJson as exc:
+        raise ModelError(
+            f"{safe_text(source)}: holds {exc.args[0]}, which Python's json reads but "
+            "JSON does not allow; a Smithy JSON AST model never holds it: check the file"
+        ) from None
     except json.JSONDecodeError as exc:
         raise ModelError(
             f"{safe_text(source)}:{exc.lineno}:{exc.colno}: not valid JSON "
@@ -80,6 +85,14 @@ def parse_json(text: str, source: str) -> Any:
     if valid_nesting_exceeds(text, MAX_NESTING):
         raise _too_deep(source, text)
     return value
+
+
+class _NotJson(Exception):
+    """`NaN`, `Infinity` or `-Infinity`: Python's json extensions, not JSON."""
+
+
+def _refuse_constant(name: str) -> float:
+    raise _NotJson(name)
 
 
 class _HugeInteger(ValueError):
