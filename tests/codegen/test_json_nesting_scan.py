@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from waitable_codegen.model.json_text import valid_nesting_exceeds
 
+from .test_json_limits import depth_of
+
 TRICKY_TEXT = st.text(
     alphabet=st.sampled_from(['"', "\\", "[", "]", "{", "}", "a", "\n", "é"]),
     max_size=8,
@@ -30,19 +32,6 @@ LAYOUTS = st.sampled_from(
         {"indent": "\t", "separators": (" ,", " :")},
     ]
 )
-
-
-def depth_of(value: Any) -> int:
-    """The nesting depth of arrays and objects in a decoded value (iterative)."""
-    deepest = 0
-    pending = [(value, 1)]
-    while pending:
-        item, level = pending.pop()
-        if isinstance(item, (list, dict)):
-            deepest = max(deepest, level)
-            children = item.values() if isinstance(item, dict) else item
-            pending.extend((child, level + 1) for child in children)
-    return deepest
 
 
 def unicode_escaped(text: str) -> str:
