@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import heapq
-import itertools
 import math
 import weakref
 from collections.abc import Callable
@@ -100,6 +99,15 @@ class _Timer:
             callback()
 
 
+#: What waits on a virtual time: an async sleeper's future, or a timer.
+_Waiting = asyncio.Future[None] | _Timer
+
+
+def _entries(entry: _Waiting | list[_Waiting]) -> list[_Waiting] | tuple[_Waiting]:
+    """The sleepers and timers of one wake-up time, in the order they were added."""
+    return entry if type(entry) is list else (entry,)  # type: ignore[return-value]
+
+
 class VirtualClock:
     """A clock whose time moves only when something sleeps on it, or `advance()` is called.
 
@@ -116,8 +124,11 @@ class VirtualClock:
         self._wall_offset = (
             self._now if wall_start is None else float(wall_start)
         ) - self._now
-        self._sleepers: list[tuple[float, int, asyncio.Future[None] | _Timer]] = []
-        self._order = itertools.count()
+        #: Each wake-up time once (a heap of floats), and what waits for it, in
+        #: order: one future or timer, or a list of them (no record per sleeper).
+        self._times: list[float] = []
+        self._due: dict[float, _Waiting | list[_Waiting]] = {}
+        self._size = 0
         self._cancelled = 0
         self._watcher: _IdleWatcher | None = None
 
@@ -147,9 +158,26 @@ class VirtualClock:
             return
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        heapq.heappush(self._sleepers, (self._now + seconds, next(self._order), future))
+        self._add(self._now + seconds, future)
         self._watcher_of(loop).watch(self)
         await future
+
+    def _add(self, when: float, waiting: _Waiting) -> None:
+        """Wake `waiting` at `when`, after everything added for that time before it."""
+        self._size += 1
+        entry = self._due.get(when)
+        if entry is None:
+            self._due[when] = waiting
+            heapq.heappush(self._times, when)
+        elif type(entry) is list:
+            entry.append(waiting)
+        else:
+            self._due[when] = [entry, waiting]  # type: ignore[list-item]
+
+    @property
+    def _sleepers(self) -> list[_Waiting]:
+        """Every sleeper and timer not yet woken or dropped, earliest first."""
+        return [w for when in sorted(self._due) for w in _entries(self._due[when])]
 
     def _watcher_of(self, loop: asyncio.AbstractEventLoop) -> _IdleWatcher:
         """The loop's idle watcher, remembered for the loop this clock last slept in."""
@@ -166,7 +194,7 @@ class VirtualClock:
         """
         _check(seconds)
         timer = _Timer(callback, self)
-        heapq.heappush(self._sleepers, (self._now + seconds, next(self._order), timer))
+        self._add(self._now + seconds, timer)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -175,30 +203,46 @@ class VirtualClock:
         return timer
 
     def _wake_due(self) -> None:
-        while self._sleepers and self._sleepers[0][0] <= self._now:
-            waiting = heapq.heappop(self._sleepers)[2]
-            if not waiting.done():
-                if isinstance(waiting, _Timer):
-                    waiting.fire()
-                else:
-                    waiting.set_result(None)
+        # Not cached: a timer's callback may call timers off, which may rebuild both.
+        while self._times and self._times[0] <= self._now:
+            entry = self._due.pop(heapq.heappop(self._times))
+            waiting_ones = _entries(entry)
+            self._size -= len(waiting_ones)
+            for waiting in waiting_ones:
+                if not waiting.done():
+                    if isinstance(waiting, _Timer):
+                        waiting.fire()
+                    else:
+                        waiting.set_result(None)
 
     def _forget_cancelled(self) -> None:
         """Drop called-off timers once they are most of the queue (they never reach its front)."""
         self._cancelled += 1
-        if self._cancelled > 64 and self._cancelled * 2 > len(self._sleepers):
-            self._sleepers = [entry for entry in self._sleepers if not entry[2].done()]
-            heapq.heapify(self._sleepers)
+        if self._cancelled > 64 and self._cancelled * 2 > self._size:
+            due: dict[float, _Waiting | list[_Waiting]] = {}
+            for when, entry in self._due.items():
+                kept = [w for w in _entries(entry) if not w.done()]
+                if kept:
+                    due[when] = kept if len(kept) > 1 else kept[0]
+            self._due, self._times = due, list(due)
+            heapq.heapify(self._times)
+            self._size = sum(len(_entries(entry)) for entry in due.values())
             self._cancelled = 0
 
     def _has_sleepers(self) -> bool:
-        """Drop cancelled sleepers from the front; True if any sleeper is left."""
-        while self._sleepers and self._sleepers[0][2].done():
-            heapq.heappop(self._sleepers)
-        return bool(self._sleepers)
+        """Drop woken or cancelled sleepers from the front; True if any sleeper is left."""
+        times, due = self._times, self._due
+        while times:
+            entry = due[times[0]]
+            waiting_ones = _entries(entry)
+            if not all(waiting.done() for waiting in waiting_ones):
+                return True
+            del due[heapq.heappop(times)]
+            self._size -= len(waiting_ones)
+        return False
 
     def _jump(self) -> None:
         """Move time to the earliest wake-up and wake everything due then."""
         if self._has_sleepers():
-            self._now = max(self._now, self._sleepers[0][0])
+            self._now = max(self._now, self._times[0])
             self._wake_due()
