@@ -15,7 +15,7 @@ from functools import partial
 from types import CoroutineType
 from time import monotonic
 from collections.abc import Awaitable, Callable, Coroutine, Generator
-from typing import Any, ClassVar
+from typing import Any
 
 from .actions import Action, CutOff, Late, Outcome, Poll, Raised, Returned, Sleep
 from .calls import CUT_OFF, LATE
@@ -137,18 +137,15 @@ async def run_async(
                 cutoff.before = cutoff.task.cancelling()
                 cutoff.phase = _POLLING
                 try:
-                    if not cutoff.guarded:  # the real clock: asyncio-style
-                        outcome = Returned(
-                            await (poll() if input is _NO_INPUT else poll(input))
+                    # Guarded on every clock: a cancel that comes while the request
+                    # cleans up after an earlier one waits for that cleanup to end.
+                    outcome = Returned(
+                        await _Guarded(
+                            poll() if input is _NO_INPUT else poll(input),
+                            cutoff.task,
+                            cutoff.before,
                         )
-                    else:
-                        outcome = Returned(
-                            await _Guarded(
-                                poll() if input is _NO_INPUT else poll(input),
-                                cutoff.task,
-                                cutoff.before,
-                            )
-                        )
+                    )
                 except WaiterConfigurationError:
                     cutoff.take()
                     raise
@@ -286,9 +283,6 @@ class _Cutoff:
 
     __slots__ = ("task", "timers", "handle", "armed_at", "phase", "before")
 
-    #: Whether each request is awaited through `_Guarded` (other clocks than the real one).
-    guarded: ClassVar[bool] = False
-
     def __init__(self, task: asyncio.Task[Any], timers: Any) -> None:
         self.task = task
         #: The event loop, or the clock's `call_later` (`_ClockCutoff`).
@@ -356,8 +350,6 @@ class _ClockCutoff(_Cutoff):
     """`_Cutoff` on a clock's own timers (`call_later`, as `VirtualClock` has)."""
 
     __slots__ = ()
-
-    guarded = True
 
     def _schedule(self, delay: float) -> TimerHandle:
         later: CallLater = self.timers

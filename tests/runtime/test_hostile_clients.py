@@ -21,6 +21,7 @@ from waitable import (
     WaiterTimeoutError,
 )
 from waitable.flow import START_TOLERANCE
+from waitable.clock import SystemClock
 from waitable.testing import VirtualClock
 
 from .harness import GROUP_EXISTS, THING_EXISTS, AsyncWaiter, Script, Step, waiter_class
@@ -118,9 +119,14 @@ def test_an_async_method_of_a_client_object_is_refused_too() -> None:
         waiter_class(THING_EXISTS)(Client())
 
 
+@pytest.mark.parametrize("clock_kind", ["real", "virtual"])
 @pytest.mark.parametrize("cancels", [1, 2, 3])
-def test_cancelling_repeatedly_leaves_no_task_behind(cancels: int) -> None:
-    clock = VirtualClock()
+def test_cancelling_repeatedly_leaves_no_task_behind(
+    cancels: int, clock_kind: str
+) -> None:
+    """On either clock, cancels that come while the request cleans up wait for the
+    cleanup to finish; then the wait ends cancelled and no task is left."""
+    clock = SystemClock() if clock_kind == "real" else VirtualClock()
     cleaned: list[bool] = []
 
     async def slow_to_cancel(input: Any) -> Any:
