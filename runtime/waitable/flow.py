@@ -337,7 +337,7 @@ def _decide(
     accepted = AcceptorState.FAILURE if verdict is None else verdict.state
     index = None if verdict is None else verdict.acceptor_index
     output = outcome.output if returned else None
-    state.history.record(
+    fields = (
         state.attempts,
         started - state.started_at,
         state.next_delay,
@@ -348,23 +348,10 @@ def _decide(
         code,
         retries,
         retry_stopped,
-    )
+    )  # in Attempt's order: the history records them, a hook gets an Attempt
+    state.history.record(*fields)
     if plan.on_attempt is not None or logger.isEnabledFor(logging.DEBUG):
-        _report(
-            plan,
-            Attempt(
-                state.attempts,
-                started - state.started_at,
-                state.next_delay,
-                finished - started,
-                accepted,
-                index,
-                output,
-                code,
-                retries,
-                retry_stopped,
-            ),
-        )
+        _report(plan, Attempt(*fields))
     if broken is not None:
         error = broken.with_result(_result(state, definition, finished))
         logger.info("%s", error)
