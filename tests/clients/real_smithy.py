@@ -35,6 +35,7 @@ from smithy_aws_core.identity import AWSCredentialsIdentity
 from smithy_aws_core.identity.static import StaticCredentialsResolver
 
 from shared_corpora import shared_path
+from waitable.adapters import smithy_python_waiter
 
 from .conftest import (
     FAKE_CREDENTIALS,
@@ -42,7 +43,7 @@ from .conftest import (
     MotoServer,
     boto3_client,
 )
-from .scenarios import Scenario, World
+from .scenarios import FAST, Scenario, World
 
 T = TypeVar("T")
 
@@ -309,3 +310,22 @@ def polls_made(result: Any) -> Any:
         if last.acceptor_index is None:
             history.pop()
     return types.SimpleNamespace(history=history)
+
+
+# Short enough to time out quickly against a real server.
+TIMING_OUT = {"max_wait_time": 0.6, "min_delay": 0.05, "max_delay": 0.1}
+
+
+def run_scenario(
+    scenario: Scenario, world: World, generated: ModuleType, service: str
+) -> Any:
+    """Arrange `scenario`, wait with its generated waiter on the real client, and
+    return the result (each attempt also goes to the scenario's hook)."""
+    cls = waiter_class(generated, service, scenario.waiter)
+    with scenario.arrange(world) as input:
+
+        async def wait(client: Any) -> Any:
+            waiter = smithy_python_waiter(cls, client, on_attempt=scenario.hook(world))
+            return await waiter.wait(input, **FAST)
+
+        return run(world, service, wait)

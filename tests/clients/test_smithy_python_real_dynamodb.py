@@ -47,6 +47,8 @@ from waitable.error_codes import error_code, is_transport_error
 
 from .conftest import closed_port
 from .real_smithy import (  # noqa: F401  (fixtures)
+    TIMING_OUT,
+    run_scenario,
     polls_made,
     dynamodb_client,
     no_aws_environment,
@@ -94,9 +96,6 @@ DYNAMODB_SCENARIOS = [s for s in SCENARIOS if s.service == "dynamodb"] + [
     ),
 ]
 
-# Short enough to time out quickly against a real server.
-TIMING_OUT = {"max_wait_time": 0.6, "min_delay": 0.05, "max_delay": 0.1}
-
 
 @pytest.mark.parametrize(
     "scenario", DYNAMODB_SCENARIOS, ids=[s.id for s in DYNAMODB_SCENARIOS]
@@ -104,14 +103,7 @@ TIMING_OUT = {"max_wait_time": 0.6, "min_delay": 0.05, "max_delay": 0.1}
 def test_scenario(
     scenario: Scenario, real_world: World, real_generated: ModuleType
 ) -> None:
-    cls = waiter_class(real_generated, "dynamodb", scenario.waiter)
-
-    async def wait(client: Any) -> Any:
-        waiter = smithy_python_waiter(cls, client, on_attempt=scenario.hook(real_world))
-        return await waiter.wait(input, **FAST)
-
-    with scenario.arrange(real_world) as input:
-        result = run(real_world, "dynamodb", wait)
+    result = run_scenario(scenario, real_world, real_generated, "dynamodb")
     assert history_of(result) == scenario.history
 
 

@@ -30,6 +30,8 @@ from waitable.adapters import SmithyPythonUnmodeledError, smithy_python_waiter
 from waitable.error_codes import error_code
 
 from .real_smithy import (  # noqa: F401  (fixtures)
+    TIMING_OUT,
+    run_scenario,
     polls_made,
     LAMBDA_SCENARIOS,
     create_function,
@@ -42,7 +44,6 @@ from .real_smithy import (  # noqa: F401  (fixtures)
 from .scenarios import FAST, RETRY, Scenario, World, history_of
 
 NOT_FOUND = "ResourceNotFoundException"
-TIMING_OUT = {"max_wait_time": 0.6, "min_delay": 0.05, "max_delay": 0.1}
 
 
 @pytest.mark.parametrize(
@@ -51,14 +52,7 @@ TIMING_OUT = {"max_wait_time": 0.6, "min_delay": 0.05, "max_delay": 0.1}
 def test_scenario(
     scenario: Scenario, real_world: World, real_generated: ModuleType
 ) -> None:
-    cls = waiter_class(real_generated, "lambda", scenario.waiter)
-
-    async def wait(client: Any) -> Any:
-        waiter = smithy_python_waiter(cls, client, on_attempt=scenario.hook(real_world))
-        return await waiter.wait(input, **FAST)
-
-    with scenario.arrange(real_world) as input:
-        result = run(real_world, "lambda", wait)
+    result = run_scenario(scenario, real_world, real_generated, "lambda")
     assert history_of(result) == scenario.history
 
 
