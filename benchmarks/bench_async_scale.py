@@ -69,9 +69,11 @@ INTERPRETED = WaiterDefinition.from_trait(
 )
 
 
-# As a generated class holds it: the path compiled by the generator.
+# As a generated class holds it: the path compiled by the generator, and the
+# read position the model says holds plain data (a string member).
 RUNNING = dataclasses.replace(
     INTERPRETED,
+    plain_reads=(("State",),),
     acceptors=tuple(
         Acceptor(
             a.state,

@@ -140,10 +140,8 @@ async def run_async(
                     # Guarded on every clock: a cancel that comes while the request
                     # cleans up after an earlier one waits for that cleanup to end.
                     outcome = Returned(
-                        await _Guarded(
-                            poll() if input is _NO_INPUT else poll(input),
-                            cutoff.task,
-                            cutoff.before,
+                        await cutoff.guard(
+                            poll() if input is _NO_INPUT else poll(input)
                         )
                     )
                 except WaiterConfigurationError:
@@ -160,91 +158,21 @@ async def run_async(
                         cutoff.take()
                 finally:
                     cutoff.phase = _IDLE
+                    cutoff.release()
             action = actions.send(outcome)
             del outcome  # not kept while the wait sleeps (nor the output, in `action`)
     except StopIteration as stop:
         return stop.value  # the WaiterResult
     finally:
         if cutoff is not None:
-            cutoff.close()
+            cutoff.disarm()
         actions.close()
-
-
-class _Guarded(Generator[Any, Any, Any]):
-    """A request awaited in the waiter's own task that takes one cancellation only.
-
-    The first cancellation (the waiter's or the cut-off timer's) reaches the
-    request; later ones are held until the request has ended (its cleanup runs to
-    the end), then raised, so no task is made per request and none outlives it.
-    """
-
-    __slots__ = ("steps", "task", "before", "delivered", "held")
-
-    def __init__(self, pending: Awaitable[Any], task: asyncio.Task[Any], before: int):
-        steps = pending if type(pending) is CoroutineType else _awaited(pending)
-        self.steps: Coroutine[Any, Any, Any] = steps
-        self.task = task
-        #: The task's cancel requests when the request began.
-        self.before = before
-        self.delivered = False
-        self.held = False
-
-    def __await__(self) -> Generator[Any, Any, Any]:
-        return self
-
-    def __next__(self) -> Any:
-        return self.send(None)
-
-    def send(self, value: Any) -> Any:
-        """Resume the request; once it was cancelled, guard what it waits on."""
-        if self.delivered or self.task.cancelling() > self.before:
-            self.delivered = True
-            return self._step(value, None)
-        return self.steps.send(value)
-
-    def throw(
-        self, kind: Any, value: Any = None, traceback: Any = None
-    ) -> Any:  # the generator protocol's three forms
-        """Pass an error to the request, or hold a cancellation it already has."""
-        error = kind if isinstance(kind, BaseException) else None
-        if error is None:
-            error = value if isinstance(value, BaseException) else kind(value)
-        if isinstance(error, asyncio.CancelledError):
-            if self.delivered:
-                self.held = True
-                return self._step(None, None)
-            self.delivered = True
-            # Requests since the last step: one goes to the request, the rest are held.
-            self.held = self.task.cancelling() > self.before + 1
-        return self._step(None, error)
-
-    def close(self) -> None:
-        """Close the request's coroutine (the waiter's coroutine is closed)."""
-        self.steps.close()
-
-    def _step(self, value: Any, error: BaseException | None) -> Any:
-        """One step of a cancelled request: what it waits on cannot be cancelled again."""
-        try:
-            if error is None:
-                waits_on = self.steps.send(value)
-            else:
-                waits_on = self.steps.throw(error)
-        except (StopIteration, Exception):
-            if self.held:
-                raise asyncio.CancelledError from None
-            raise
-        if getattr(waits_on, "_asyncio_future_blocking", False):
-            waits_on._asyncio_future_blocking = False
-            shield = _Shield(loop=waits_on.get_loop())
-            waits_on.add_done_callback(shield.release)
-            shield._asyncio_future_blocking = True
-            return shield
-        return waits_on
 
 
 class _Shield(asyncio.Future[None]):
     """What the waiter's task waits on for a cancelled request: done with the request's
-    own future, and not cancellable (a further cancellation is held by `_Guarded`)."""
+    own future, and not cancellable (a further cancellation is held by the guard, `_Cutoff`).
+    """
 
     __slots__ = ()
 
@@ -259,7 +187,7 @@ class _Shield(asyncio.Future[None]):
 
 
 async def _awaited(pending: Awaitable[Any]) -> Any:
-    """Any awaitable as a coroutine, stepped by `_Guarded`."""
+    """Any awaitable as a coroutine, stepped by `_Cutoff`'s guard."""
     return await pending
 
 
@@ -271,17 +199,39 @@ _CONTEXT = contextvars.Context()
 #: `_Cutoff.phase`: no poll running, a poll running, a poll the timer cut off.
 _IDLE, _POLLING, _FIRED = 0, 1, 2
 
+#: `_Cutoff.guarding`: the request has no cancellation yet; has one; has one and
+#: another is held until it ends.
+_OPEN, _DELIVERED, _HELD = 0, 1, 2
 
-class _Cutoff:
-    """The timer that cancels a wait's task when a poll runs past its `cut_at`.
+
+class _Cutoff(Generator[Any, Any, Any]):
+    """The timer that cancels a wait's task when a poll runs past its `cut_at`, and
+    the guard the poll's request is awaited through.
 
     One timer is kept armed while consecutive polls share their `cut_at` (the
     deadline); it cancels the task only during a poll, and `take()` undoes that
     cancellation once the poll has ended, as `asyncio.timeout` does. This one
     runs on the event loop's timers (the real clock); `_ClockCutoff` on a clock's.
+
+    The guard (`guard(request)`, then awaited) lets the first cancellation (the
+    waiter's or the timer's) reach the request and holds later ones until the
+    request has ended, so its cleanup runs to the end; no task is made per
+    request. Until a cancellation comes, `__next__` is the request's own C-level
+    step: a request that ends leaves through no Python frame (one would keep the
+    driver's frame object alive, about 300 bytes per pending wait).
     """
 
-    __slots__ = ("task", "timers", "handle", "armed_at", "phase", "before")
+    __slots__ = (
+        "task",
+        "timers",
+        "handle",
+        "armed_at",
+        "phase",
+        "before",
+        "request",
+        "__next__",
+        "guarding",
+    )
 
     def __init__(self, task: asyncio.Task[Any], timers: Any) -> None:
         self.task = task
@@ -293,6 +243,10 @@ class _Cutoff:
         self.phase = _IDLE
         #: The task's cancel requests when the poll began (others than the timer's).
         self.before = 0
+        #: The running request's steps (`__await__()` of its coroutine), or None.
+        self.request: Generator[Any, Any, Any] | None = None
+        #: `_OPEN`, `_DELIVERED` (the request has its cancellation) or `_HELD`.
+        self.guarding = _OPEN
 
     @staticmethod
     def of(clock: Clock) -> _Cutoff | None:
@@ -339,11 +293,80 @@ class _Cutoff:
         self.phase = _POLLING
         return self.task.uncancel()
 
-    def close(self) -> None:
+    def disarm(self) -> None:
         """Cancel the timer: the wait is over (or paused between `poll_once` turns)."""
         if self.handle is not None:
             self.handle.cancel()
             self.handle = None
+
+    def guard(self, pending: Awaitable[Any]) -> _Cutoff:
+        """Take `pending` as the request to guard; await the result for the request's."""
+        steps = pending if type(pending) is CoroutineType else _awaited(pending)
+        request = self.request = steps.__await__()
+        self.__next__ = request.__next__  # type: ignore[method-assign]
+        self.guarding = _OPEN
+        return self
+
+    def release(self) -> None:
+        """Drop the request once its poll has ended (it is not kept while the wait sleeps)."""
+        self.request = self.__next__ = None  # type: ignore[assignment]
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        return self
+
+    def send(self, value: Any) -> Any:
+        """Resume the request; once it was cancelled, guard what it waits on."""
+        if self.guarding != _OPEN:
+            return self._step(value, None)
+        assert self.request is not None
+        return self.request.send(value)
+
+    def throw(
+        self, kind: Any, value: Any = None, traceback: Any = None
+    ) -> Any:  # the generator protocol's three forms
+        """Pass an error to the request, or hold a cancellation it already has."""
+        error = kind if isinstance(kind, BaseException) else None
+        if error is None:
+            error = value if isinstance(value, BaseException) else kind(value)
+        if isinstance(error, asyncio.CancelledError):
+            if self.guarding != _OPEN:
+                self.guarding = _HELD
+                return self._step(None, None)
+            # Requests since the last step: one goes to the request, the rest are held.
+            held = self.task.cancelling() > self.before + 1
+            self.guarding = _HELD if held else _DELIVERED
+            self.__next__ = self._guarded_next  # type: ignore[method-assign]
+        return self._step(None, error)
+
+    def close(self) -> None:
+        """Close the request (the driver's coroutine is closed while it runs)."""
+        if self.request is not None:
+            self.request.close()
+
+    def _guarded_next(self) -> Any:
+        """`__next__` once the request has its cancellation."""
+        return self._step(None, None)
+
+    def _step(self, value: Any, error: BaseException | None) -> Any:
+        """One step of a cancelled request: what it waits on cannot be cancelled again."""
+        request = self.request
+        assert request is not None
+        try:
+            if error is None:
+                waits_on = request.send(value)
+            else:
+                waits_on = request.throw(error)
+        except (StopIteration, Exception):
+            if self.guarding == _HELD:
+                raise asyncio.CancelledError from None
+            raise
+        if getattr(waits_on, "_asyncio_future_blocking", False):
+            waits_on._asyncio_future_blocking = False
+            shield = _Shield(loop=waits_on.get_loop())
+            waits_on.add_done_callback(shield.release)
+            shield._asyncio_future_blocking = True
+            return shield
+        return waits_on
 
 
 class _ClockCutoff(_Cutoff):
