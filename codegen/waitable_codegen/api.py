@@ -19,7 +19,7 @@ from typing import Any
 from .errors import GenerationError, UsageError, ValidationFailed
 from .fingerprint import inputs_fingerprint
 from .gc_pause import paused_collection
-from .model.json_text import parse_json
+from .model.json_text import check_value_nesting, parse_json
 from .model.loader import read_document
 from .model.reachable import reachable_documents
 from .model.resolve import build_shapes
@@ -261,7 +261,9 @@ def _load(inputs: list[tuple[str, bytes]]) -> Model:
     """The model of `inputs`, as far as generation reads it (`model.reachable`:
     the waiters, the services and what they reach; the whole model when its
     outline is not plain). Each file's bytes and text are dropped as soon as it
-    is parsed, and the JSON of the shapes left out as soon as the cut is made."""
+    is parsed, and the JSON of the shapes left out as soon as the cut is made.
+    Nesting is checked on what is kept (the cut, or the whole documents): the
+    shapes left out reach no code."""
     parsed: list[Any] = []
     sources: list[str] = []
     try:
@@ -270,7 +272,7 @@ def _load(inputs: list[tuple[str, bytes]]) -> Model:
             source = _source(label)
             text = decode_text(data, source)
             del data
-            parsed.append(parse_json(text, source))
+            parsed.append(parse_json(text, source, check_nesting=False))
             sources.append(source)
             del text
         if not parsed:
@@ -280,6 +282,7 @@ def _load(inputs: list[tuple[str, bytes]]) -> Model:
             parsed = [*cut]
         documents = []
         for index, source in enumerate(sources):
+            check_value_nesting(parsed[index], source)
             documents.append(read_document(parsed[index], source))
             parsed[index] = None
         parsed.clear()

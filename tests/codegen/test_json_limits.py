@@ -1,5 +1,6 @@
 """The JSON limits of the loader without a pre-pass over the text: the nesting scan
-that runs after a successful parse agrees with the exact depth on any JSON value
+that runs after a successful parse, and the measure of decoded values that
+generation applies to what it keeps, agree with the exact depth on any JSON value
 (brackets, quotes and backslashes inside strings included), and every way past
 the limits ends in a ModelError naming the file."""
 
@@ -7,19 +8,26 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import waitable_codegen
+from waitable_codegen.errors import GenerationError
 from waitable_codegen.model import ModelError, load_text
 from waitable_codegen.model.json_text import (
     MAX_NESTING,
+    check_value_nesting,
     nesting_depth,
     parse_json,
     valid_nesting_exceeds,
+    value_nesting_depth,
 )
+
+from .helpers import smithy_model, thing_shapes
 
 TRICKY_TEXT = st.text(
     alphabet=st.sampled_from(['"', "\\", "[", "]", "{", "}", "a", "\n", "\u2028", "é"]),
@@ -55,6 +63,80 @@ def test_the_scan_after_parsing_agrees_with_the_exact_depth(
     depth = depth_of(value)
     assert nesting_depth(text) == depth
     assert valid_nesting_exceeds(text, limit) is (depth > limit)
+
+
+@settings(max_examples=400)
+@given(JSON_VALUES, st.integers(min_value=0, max_value=8))
+def test_the_measure_of_decoded_values_agrees_with_the_exact_depth(
+    value: Any, limit: int
+) -> None:
+    depth = depth_of(value)
+    assert value_nesting_depth(value) == depth
+    assert value_nesting_depth(value, limit) == min(depth, limit + 1)
+    assert value_nesting_depth(json.loads(json.dumps(value))) == depth
+
+
+def test_a_decoded_value_past_the_limit_is_refused_with_its_depth() -> None:
+    value: Any = []
+    for _ in range(MAX_NESTING - 1):
+        value = [value, "x", {}]
+    check_value_nesting({"x": value[0]}, "m.json")  # MAX_NESTING levels in all
+    with pytest.raises(ModelError, match=rf"m\.json: JSON nested {MAX_NESTING + 1} "):
+        check_value_nesting({"x": value}, "m.json")
+
+
+def nested_model(where: str, depth: int) -> str:
+    """A model with one waiter whose `where` (a trait of the operation with the
+    waiter, metadata, or a shape nothing reaches) holds arrays nested `depth`
+    deep; `depth` plus the levels around it is the document's depth."""
+    shapes = thing_shapes()
+    deep = "[" * depth + "]" * depth
+    if where == "kept trait":
+        traits = shapes["smithy.example#GetThing"]["traits"]
+        traits["smithy.example#deep"] = "DEEP"  # doc, shapes, body, traits: 4
+    elif where == "unreachable shape":
+        shapes["smithy.example#Unused"] = {"type": "string", "x": "DEEP"}  # 3
+    document: dict[str, Any] = smithy_model(shapes)
+    if where == "metadata":
+        document["metadata"] = {"x": "DEEP"}  # doc, metadata: 2
+    return json.dumps(document).replace('"DEEP"', deep)
+
+
+@pytest.mark.parametrize(("where", "around"), [("kept trait", 4), ("metadata", 2)])
+@pytest.mark.parametrize("total", [MAX_NESTING + 1, 500, 100_000])
+def test_generation_refuses_what_it_keeps_nested_past_the_limit(
+    tmp_path: Path, where: str, around: int, total: int
+) -> None:
+    """Generation measures only the shapes it keeps (and the metadata), with the
+    message of the whole-document scan, at depths json parses and beyond."""
+    path = tmp_path / "m.json"
+    path.write_text(nested_model(where, total - around))
+    with pytest.raises(ModelError, match=rf"m\.json: JSON nested {total} levels"):
+        load_text(path.read_text(), str(path))
+    with pytest.raises(GenerationError) as refused:
+        waitable_codegen.generate(path, tmp_path / "out")
+    assert str(refused.value).endswith(
+        f"m.json: JSON nested {total} levels deep (the limit is "
+        f"{MAX_NESTING}); a Smithy model is never this deep: check the file"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+def test_generation_reads_what_it_keeps_up_to_the_limit(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    path.write_text(nested_model("kept trait", MAX_NESTING - 4))
+    assert waitable_codegen.generate(path, tmp_path / "out").waiters == 1
+
+
+def test_a_shape_generation_leaves_out_is_not_measured(tmp_path: Path) -> None:
+    """Nesting past the limit (but within what json parses) in a shape no waiter
+    or service reaches: the loader refuses the document, generation never reads
+    the shape, as it never reads anything else in it."""
+    path = tmp_path / "m.json"
+    path.write_text(nested_model("unreachable shape", MAX_NESTING + 50))
+    with pytest.raises(ModelError, match=r"JSON nested 253 levels deep"):
+        load_text(path.read_text(), str(path))
+    assert waitable_codegen.generate(path, tmp_path / "out").waiters == 1
 
 
 @pytest.mark.parametrize("depth", [MAX_NESTING - 3, MAX_NESTING - 2])

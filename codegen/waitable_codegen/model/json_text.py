@@ -7,7 +7,8 @@ measured after a successful parse, by a scan that runs at the speed of bytes
 operations (the document is valid JSON by then), so a model nested deeper than
 MAX_NESTING but within the recursion limit is refused too; the exact depth of a
 document too deep to parse at all is measured, without recursion, only for the
-message. Like Python (and unlike strict JSON), NaN and Infinity are read, as is
+message. Generation skips the scan and measures only the decoded values it keeps
+(`check_value_nesting`: nothing else reaches code that recurses). Like Python (and unlike strict JSON), NaN and Infinity are read, as is
 1e400 (infinity): whatever reads numbers copes with them.
 """
 
@@ -16,7 +17,8 @@ from __future__ import annotations
 import json
 import re
 import sys
-from itertools import accumulate
+from itertools import accumulate, chain, compress, repeat
+from operator import is_
 from typing import Any
 
 from ..errors import safe_text
@@ -63,8 +65,36 @@ def valid_nesting_exceeds(text: str, limit: int) -> bool:
     return bool(brackets)
 
 
-def parse_json(text: str, source: str) -> Any:
-    """The JSON value `text` holds, or a ModelError naming the file and the line."""
+def value_nesting_depth(value: Any, limit: int | None = None) -> int:
+    """The deepest nesting of arrays and objects in a decoded JSON value, measured
+    level by level without recursion; with `limit`, counting stops at `limit + 1`."""
+    dicts = [value] if type(value) is dict else []
+    lists = [value] if type(value) is list else []
+    depth = 0
+    while dicts or lists:
+        depth += 1
+        if limit is not None and depth > limit:
+            break
+        children = list(chain.from_iterable(map(dict.values, dicts)))
+        children += chain.from_iterable(lists)
+        types = list(map(type, children))
+        dicts = list(compress(children, map(is_, types, repeat(dict))))
+        lists = list(compress(children, map(is_, types, repeat(list))))
+    return depth
+
+
+def check_value_nesting(value: Any, source: str) -> None:
+    """Refuse a decoded document (or the part of one that generation keeps) that
+    nests deeper than MAX_NESTING, with the message `parse_json` gives."""
+    if value_nesting_depth(value, MAX_NESTING) > MAX_NESTING:
+        raise _too_deep_error(source, value_nesting_depth(value))
+
+
+def parse_json(text: str, source: str, *, check_nesting: bool = True) -> Any:
+    """The JSON value `text` holds, or a ModelError naming the file and the line.
+
+    With `check_nesting=False` only what json itself cannot parse is refused for
+    its depth: the caller passes what it keeps to `check_value_nesting`."""
     try:
         value = json.loads(text, parse_constant=_refuse_constant)
     except _NotJson as exc:
@@ -82,7 +112,7 @@ def parse_json(text: str, source: str) -> Any:
         raise _huge_integer(text, source) from None
     except RecursionError:  # nested deeper than the recursion limit allows
         raise _too_deep(source, text) from None
-    if valid_nesting_exceeds(text, MAX_NESTING):
+    if check_nesting and valid_nesting_exceeds(text, MAX_NESTING):
         raise _too_deep(source, text)
     return value
 
@@ -130,7 +160,10 @@ def _huge_integer(text: str, source: str) -> ModelError:
 
 
 def _too_deep(source: str, text: str) -> ModelError:
-    depth = nesting_depth(text)
+    return _too_deep_error(source, nesting_depth(text))
+
+
+def _too_deep_error(source: str, depth: int) -> ModelError:
     shown = f"{depth} levels" if depth > MAX_NESTING else "too many levels"
     return ModelError(
         f"{safe_text(source)}: JSON nested {shown} deep (the limit is {MAX_NESTING}); "
