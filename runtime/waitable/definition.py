@@ -322,10 +322,14 @@ class WaiterDefinition:
     plain_reads: tuple[Position, ...] = field(default=(), compare=False, repr=False)
     output_reads: Reads = field(init=False, compare=False, repr=False)
     output_converter: OutputConverter = field(init=False, compare=False, repr=False)
+    #: How `waitable.matching` judges an output for this definition, made there on
+    #: first use (None until then).
+    output_checks: Any = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         where = f"waiter {self.name!r} of operation {self.operation!r}"
         _check_positions(self.plain_reads, where)
+        object.__setattr__(self, "output_checks", None)
         reads = _output_reads(self.acceptors)
         object.__setattr__(self, "output_reads", reads)
         object.__setattr__(

@@ -49,6 +49,7 @@ from typing import Any
 
 from jmespath.exceptions import JMESPathError
 
+from .comparators import Comparison
 from .datamodel import to_jmespath
 from .definition import (
     Acceptor,
@@ -181,13 +182,64 @@ def _message(
     return None
 
 
+#: One `output` matcher as `match_output`'s plain path runs it: the compiled
+#: path, the comparison, the expected value, and the verdict of a match.
+OutputCheck = tuple[Search, Comparison, str, Verdict]
+
+
+def output_checks(definition: WaiterDefinition) -> tuple[OutputCheck, ...] | None:
+    """The acceptors a response can match, as plain checks; None when some acceptor
+    needs the general path (inputOutput, a message, `success`, botocore's matchers).
+
+    Error-type acceptors never match a response, so they are left out. Made once
+    per definition (kept on it): every verdict is made here, not per poll.
+    """
+    checks = definition.output_checks
+    if checks is not None:
+        return checks or None
+    made: list[OutputCheck] = []
+    for index, acceptor in enumerate(definition.acceptors):
+        matcher = acceptor.matcher
+        if isinstance(matcher, ErrorTypeMatcher):
+            continue
+        if (
+            not isinstance(matcher, PathMatcher)
+            or matcher.input_output
+            or acceptor.compiled_message is not None
+        ):
+            made = []
+            break
+        verdict = Verdict(acceptor.state, index)
+        made.append((matcher.compiled, matcher.comparison, matcher.expected, verdict))
+    else:
+        checks = tuple(made)
+    object.__setattr__(definition, "output_checks", checks or ())
+    return checks or None
+
+
 def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> Verdict:
     """Judge a successful response; no match is the implicit retry.
 
     `input_data` is the operation input already in the JMESPath data model. The
     output is put in the data model at most once, and only if some acceptor reads
     it. Raises only `WaiterEvaluationError` (see the module docstring).
+
+    Plain `output` acceptors run as `output_checks`; anything they raise sends the
+    response down the general path, which runs the same pure functions again and
+    says exactly what failed.
     """
+    checks: tuple[OutputCheck, ...] | None = definition.output_checks
+    if checks is None:
+        checks = output_checks(definition)
+    if checks:
+        try:
+            data = definition.output_converter(output)
+            for search, comparison, expected, verdict in checks:
+                if comparison(search(data), expected):
+                    return verdict
+            return _RETRY
+        except Exception:
+            pass
     data = _UNSET
     values: dict[tuple[bool, str], Any] = {}  # a path shared by acceptors runs once
     for index, acceptor in enumerate(definition.acceptors):
