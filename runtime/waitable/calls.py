@@ -45,6 +45,7 @@ __all__ = [
     "CallRecord",
     "CallRetry",
     "RateLimit",
+    "check_delay",
     "checked_delay",
     "LATE",
     "arrived_late",
@@ -342,6 +343,14 @@ def checked_delay(plan: WaitPlan, backoff: Backoff, retry: RetryContext) -> floa
     kind = type(delay)
     if (kind is float or kind is int) and 0 <= delay <= MAX_SECONDS:
         return delay  # the usual case, checked without the isinstance calls below
+    return check_delay(plan, backoff, retry, delay)
+
+
+def check_delay(
+    plan: WaitPlan, backoff: Backoff, retry: RetryContext, delay: Any
+) -> float:
+    """`delay`, as `backoff` answered `retry`, if it is a number of seconds >= 0; else
+    a `WaiterConfigurationError` that says what the strategy returned."""
     if (
         isinstance(delay, bool)
         or not isinstance(delay, (int, float))

@@ -116,7 +116,7 @@ async def run_async(
         if polls is not None and isinstance(action, Sleep):
             action = actions.send(None)
         while True:
-            if type(action) is Sleep or isinstance(action, Sleep):
+            if type(action) is not Poll and isinstance(action, Sleep):
                 if polls is not None and polls() > start:
                     return action.seconds
                 await sleep(action.seconds)
@@ -158,7 +158,7 @@ async def run_async(
                         cutoff.take()
                 finally:
                     cutoff.phase = _IDLE
-                    cutoff.release()
+                    cutoff.request = cutoff.__next__ = None  # type: ignore[assignment]
             action = actions.send(outcome)
             del outcome  # not kept while the wait sleeps (nor the output, in `action`)
     except StopIteration as stop:
@@ -300,16 +300,16 @@ class _Cutoff(Generator[Any, Any, Any]):
             self.handle = None
 
     def guard(self, pending: Awaitable[Any]) -> _Cutoff:
-        """Take `pending` as the request to guard; await the result for the request's."""
+        """Take `pending` as the request to guard; await the result for the request's.
+
+        The driver drops the request (`request` and `__next__` set to None) once
+        its poll has ended: it is not kept while the wait sleeps.
+        """
         steps = pending if type(pending) is CoroutineType else _awaited(pending)
         request = self.request = steps.__await__()
         self.__next__ = request.__next__  # type: ignore[method-assign]
         self.guarding = _OPEN
         return self
-
-    def release(self) -> None:
-        """Drop the request once its poll has ended (it is not kept while the wait sleeps)."""
-        self.request = self.__next__ = None  # type: ignore[assignment]
 
     def __await__(self) -> Generator[Any, Any, Any]:
         return self

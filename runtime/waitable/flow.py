@@ -70,6 +70,7 @@ from .calls import (
     CallRetry,
     RateLimit,
     arrived_late,
+    check_delay,
     checked_delay,
     make_call,
     poll_for,
@@ -88,6 +89,7 @@ from .matching import Verdict, input_to_jmespath, match_error, match_output
 from .options import WaitOptions
 from .history import History
 from .results import Attempt, Retry, WaiterResult
+from .seconds import MAX_SECONDS
 
 __all__ = [
     "Action",
@@ -220,7 +222,10 @@ def flow(
                     plan,
                     state,
                     input_data,
-                    (yield _poll_or_late(plan, state, started)),
+                    (
+                        yield poll_for(plan, state, started)
+                        or _too_late_at(plan, state, started)
+                    ),
                     started,
                     now(),
                     None,
@@ -261,12 +266,9 @@ def _call_judge(plan: WaitPlan, input_data: Any) -> CallJudge:
     return judge
 
 
-def _poll_or_late(plan: WaitPlan, state: WaitState, started: float) -> Poll:
-    """The `Poll` to yield (not kept by the flow while the call runs), or the timeout."""
-    poll = poll_for(plan, state, started)
-    if poll is None:
-        _too_late(plan, state, started, LATE)
-    return poll
+def _too_late_at(plan: WaitPlan, state: WaitState, started: float) -> NoReturn:
+    """End the wait as a timeout: a poll starting at `started` would come too late."""
+    _too_late(plan, state, started, LATE)
 
 
 def _too_late(
@@ -300,12 +302,18 @@ def _decide(
     verdict: Verdict | None = None
     broken: WaiterEvaluationError | None = None
     if call is None:
-        late = arrived_late(
-            outcome, started, finished, poll_timeout(plan, state, started)
-        )
-        if isinstance(outcome, Late):
-            # No call was made: the history records polls, and this was none.
-            _too_late(plan, state, finished, outcome)
+        kind = type(outcome)
+        remaining = state.deadline - started
+        if (kind is Returned or kind is Raised) and remaining > 0 and not state.final:
+            # `arrived_late` with `poll_timeout`'s limit for every poll but the final one
+            late = finished - started > remaining + EPSILON
+        else:
+            late = arrived_late(
+                outcome, started, finished, poll_timeout(plan, state, started)
+            )
+            if isinstance(outcome, Late):
+                # No call was made: the history records polls, and this was none.
+                _too_late(plan, state, finished, outcome)
         judged = False
         retries: tuple[Retry, ...] = ()
         retry_stopped = None
@@ -419,18 +427,19 @@ def _schedule(plan: WaitPlan, state: WaitState, now: float) -> Sleep:
                 why="no acceptor reached success or failure by the deadline",
             )
         )
-    delay = checked_delay(
-        plan,
-        options.backoff,
-        RetryContext(
-            polls,
-            remaining,
-            options.min_delay,
-            options.max_delay,
-            state.next_delay if polls > 1 else None,
-            plan.rng,
-        ),
+    backoff = options.backoff
+    context = RetryContext(
+        polls,
+        remaining,
+        options.min_delay,
+        options.max_delay,
+        state.next_delay if polls > 1 else None,
+        plan.rng,
     )
+    delay = backoff(context)
+    kind = type(delay)
+    if not ((kind is float or kind is int) and 0 <= delay <= MAX_SECONDS):
+        delay = check_delay(plan, backoff, context, delay)  # refused with a reason
     final = remaining - delay <= options.min_delay
     if final:
         delay = remaining

@@ -233,7 +233,11 @@ def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> 
         checks = output_checks(definition)
     if checks:
         try:
-            data = definition.output_converter(output)
+            converter = definition.output_converter
+            if type(output) is dict and converter.passes_dicts:
+                data = output
+            else:
+                data = converter(output)
             for search, comparison, expected, verdict in checks:
                 if comparison(search(data), expected):
                     return verdict

@@ -45,7 +45,14 @@ class OutputConverter:
     output is not checked there (a position outside `reads` changes nothing).
     """
 
-    __slots__ = ("reads", "_sees_metadata", "_dict_reads", "_skips_dicts", "_leaves")
+    __slots__ = (
+        "reads",
+        "_sees_metadata",
+        "_dict_reads",
+        "_skips_dicts",
+        "_leaves",
+        "passes_dicts",
+    )
 
     def __init__(self, reads: Reads, plain: Iterable[Position] = ()) -> None:
         self.reads = reads
@@ -57,6 +64,8 @@ class OutputConverter:
         self._skips_dicts = checked is None  # nothing read can need converting
         self._dict_reads = reads if checked is None else checked
         self._leaves = _leaf_keys(self._dict_reads)
+        #: A `dict` output is what the paths see, as it is (no call needed).
+        self.passes_dicts = self._skips_dicts and not self._sees_metadata
 
     def __call__(self, output: Any) -> Any:
         """The output as this definition's paths must see it (the same object if possible)."""
