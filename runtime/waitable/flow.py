@@ -1,6 +1,6 @@
 """The one engine, written once and free of I/O: a generator of actions.
 
-`flow(plan, state, now)` yields `Poll` ("call the operation now") and `Sleep`
+`flow(plan, state, now, input)` yields `Poll` ("call the operation now") and `Sleep`
 ("wait this long") and receives each poll's outcome through `.send()`:
 `Returned(output)`, `Raised(error)`, `CutOff()` when the driver cancelled a
 request at its time limit, or `Late()` when the driver found, just before the
@@ -137,10 +137,11 @@ class Judge(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class WaitPlan:
-    """Everything fixed for one wait: the waiter, its input, the settings, the policies."""
+    """Everything fixed for the waits of one waiter with one set of settings: the
+    definition, the settings, the policies (shared by those waits; the input is
+    each wait's own, given to `flow`)."""
 
     definition: WaiterDefinition
-    input: Any
     options: WaitOptions
     rng: random.Random
     retry_on: tuple[type[BaseException], ...] = ()
@@ -192,7 +193,7 @@ def start(plan: WaitPlan, now: float, history_limit: int | None = None) -> WaitS
 
 
 def flow(
-    plan: WaitPlan, state: WaitState, now: Callable[[], float]
+    plan: WaitPlan, state: WaitState, now: Callable[[], float], input: Any = None
 ) -> Generator[Action, Outcome | None, WaiterResult[Any]]:
     """Yield the actions of one wait; see the module docstring for the protocol.
 
@@ -203,9 +204,7 @@ def flow(
     if state.started_at != state.started_at:  # NaN: NOT_YET
         _start_now(plan, state, now())
     input_data = (
-        input_to_jmespath(plan.definition, plan.input)
-        if plan.judge is None
-        else plan.input
+        input_to_jmespath(plan.definition, input) if plan.judge is None else input
     )
     judge = (
         None

@@ -323,7 +323,6 @@ class Poller(Generic[T]):
     def _session(self) -> tuple[WaitPlan, WaitState]:
         plan = WaitPlan(
             self._definition,
-            None,
             self._options,
             random.Random(0),
             self.retry_on,

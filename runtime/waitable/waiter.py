@@ -206,26 +206,42 @@ class _WaiterBase(Generic[InputT, OutputT]):
         """
         return 0.0, False
 
-    def _plan_with(
-        self, input: InputT, options: WaitOptions, rng: random.Random
-    ) -> WaitPlan:
-        return WaitPlan(
+    def _plan_with(self, options: WaitOptions, rng: random.Random) -> WaitPlan:
+        """The plan of this waiter's waits with `options`, drawing jitter from `rng`.
+
+        Waits started alike share one (a `WaitPlan` is immutable): the last one
+        made is kept while the waiter's policies and the arguments stay the same.
+        """
+        judge = type(self).judge
+        last = self.__dict__.get("_last_plan")
+        if (
+            last is not None
+            and last.options is options
+            and last.rng is rng
+            and last.retry_on is self.retry_on
+            and last.on_attempt is self.on_attempt
+            and last.judge is judge
+            and last.call_retry is self.retry
+            and last.rate_limit is self.rate_limit
+            and last.definition is self.definition
+        ):
+            plan: WaitPlan = last
+            return plan
+        plan = self.__dict__["_last_plan"] = WaitPlan(
             self.definition,
-            input,
             options,
             rng,
             self.retry_on,
             self.on_attempt,
-            judge=type(self).judge,
+            judge=judge,
             call_retry=self.retry,
             rate_limit=self.rate_limit,
         )
+        return plan
 
-    def _begin(
-        self, input: InputT, options: WaitOptions, now: float
-    ) -> tuple[WaitPlan, WaitState]:
+    def _begin(self, options: WaitOptions, now: float) -> tuple[WaitPlan, WaitState]:
         """The plan and the fresh engine state of a wait starting at clock time `now`."""
-        plan = self._plan_with(input, options, self.rng)
+        plan = self._plan_with(options, self.rng)
         state = start(plan, now, self.history_limit)
         delay, final = self._first_delay(options)
         if delay:
@@ -311,7 +327,7 @@ class _WaiterBase(Generic[InputT, OutputT]):
             saved.max_attempts,
             self.backoff,
         )
-        return self._plan_with(saved.input, options, rng), saved.wait_state(), rng
+        return self._plan_with(options, rng), saved.wait_state(), rng
 
     def _step(
         self, saved: SavedWait, state: Any, rng: random.Random, turn: Any
@@ -367,9 +383,9 @@ class Waiter(_WaiterBase[InputT, OutputT]):
             max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
         clock, call = self.clock, self._call
-        plan, state = self._begin(input, options, clock.now())
+        plan, state = self._begin(options, clock.now())
         result: WaiterResult[OutputT] = run_sync(
-            flow(plan, state, clock.now), lambda: call(input), clock
+            flow(plan, state, clock.now, input), lambda: call(input), clock
         )
         return result
 
@@ -382,9 +398,9 @@ class Waiter(_WaiterBase[InputT, OutputT]):
         """
         plan, state, rng = self._resume(saved)
         clock = WallClock(self.clock)
-        call, input = self._call, plan.input
+        call, input = self._call, saved.input
         turn = run_sync(
-            flow(plan, state, clock.now),
+            flow(plan, state, clock.now, input),
             lambda: call(input),
             clock,
             lambda: state.attempts,
@@ -439,8 +455,10 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
         )
         clock = self.clock
         now = monotonic if type(clock) is SystemClock else clock.now
-        plan, state = self._begin(input, options, NOT_YET)  # starts when awaited
-        return run_async(flow(plan, state, now), self._call_async, clock, input=input)
+        plan, state = self._begin(options, NOT_YET)  # starts when awaited
+        return run_async(
+            flow(plan, state, now, input), self._call_async, clock, input=input
+        )
 
     @property
     def _call_async(self) -> Callable[[Any], Awaitable[Any]]:
@@ -458,9 +476,9 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
         """`Waiter.poll_once` for asyncio: one awaited poll of the saved wait."""
         plan, state, rng = self._resume(saved)
         clock = WallClock(self.clock)
-        call, input = self._call_async, plan.input
+        call, input = self._call_async, saved.input
         turn = await run_async(
-            flow(plan, state, clock.now),
+            flow(plan, state, clock.now, input),
             lambda: call(input),
             clock,
             lambda: state.attempts,

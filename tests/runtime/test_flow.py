@@ -36,12 +36,15 @@ def plan(max_wait_time: float = 300, seed: int = 1) -> WaitPlan:
         max_attempts=None,
         backoff=SmithyBackoff(),
     )
-    return WaitPlan(THING_EXISTS, {"name": "t"}, options, random.Random(seed))
+    return WaitPlan(THING_EXISTS, options, random.Random(seed))
+
+
+INPUT = {"name": "t"}
 
 
 def test_the_first_action_is_an_immediate_poll_carrying_the_time_left() -> None:
     clock = VirtualClock()
-    actions = flow(plan(), start(plan(), clock.now()), clock.now)
+    actions = flow(plan(), start(plan(), clock.now()), clock.now, INPUT)
     assert next(actions) == Poll(
         attempt=1, remaining=300, timeout=300, start_by=300 + START_TOLERANCE
     )
@@ -59,13 +62,13 @@ def test_a_wait_can_be_resumed_from_its_state_by_a_fresh_flow() -> None:
     clock = VirtualClock()
     the_plan = plan(seed=5)
     state = start(the_plan, clock.now())
-    first = flow(the_plan, state, clock.now)
+    first = flow(the_plan, state, clock.now, INPUT)
     next(first)
     assert first.send(PENDING) == Sleep(2)
     first.close()  # the first flow is dropped during its delay
     assert state.next_poll_at == 2 and len(state.history) == 1
     clock.advance(0.5)  # some time passes while the state is stored elsewhere
-    second = flow(the_plan, state, clock.now)
+    second = flow(the_plan, state, clock.now, INPUT)
     assert next(second) == Sleep(1.5)  # only what is left of the delay
     clock.advance(1.5)
     assert next_poll(second).attempt == 2
@@ -84,7 +87,7 @@ def test_a_response_after_the_deadline_fails_the_wait() -> None:
     """Step 2 of the workflow: the deadline is checked before the acceptors."""
     clock = VirtualClock()
     the_plan = plan(max_wait_time=10)
-    actions = flow(the_plan, start(the_plan, 0), clock.now)
+    actions = flow(the_plan, start(the_plan, 0), clock.now, INPUT)
     next(actions)
     clock.advance(12)  # the request took longer than the whole wait
     with pytest.raises(
@@ -97,7 +100,7 @@ def test_a_response_after_the_deadline_fails_the_wait() -> None:
 def test_a_cut_off_request_fails_the_wait() -> None:
     clock = VirtualClock()
     the_plan = plan(max_wait_time=10)
-    actions = flow(the_plan, start(the_plan, 0), clock.now)
+    actions = flow(the_plan, start(the_plan, 0), clock.now, INPUT)
     next(actions)
     clock.advance(10)
     with pytest.raises(WaiterTimeoutError, match="cut off at the deadline"):
@@ -106,7 +109,7 @@ def test_a_cut_off_request_fails_the_wait() -> None:
 
 def test_a_driver_that_sends_nonsense_is_told_so() -> None:
     clock = VirtualClock()
-    actions = flow(plan(), start(plan(), 0), clock.now)
+    actions = flow(plan(), start(plan(), 0), clock.now, INPUT)
     next(actions)
     with pytest.raises(TypeError, match="send an Outcome"):
         actions.send("output")  # type: ignore[arg-type]
@@ -115,7 +118,7 @@ def test_a_driver_that_sends_nonsense_is_told_so() -> None:
 def test_the_final_poll_starts_at_the_deadline_and_gets_min_delay_to_answer() -> None:
     clock = VirtualClock()
     the_plan = plan(max_wait_time=3)
-    actions = flow(the_plan, start(the_plan, 0), clock.now)
+    actions = flow(the_plan, start(the_plan, 0), clock.now, INPUT)
     assert next(actions) == Poll(
         attempt=1, remaining=3, timeout=3, start_by=3 + START_TOLERANCE
     )

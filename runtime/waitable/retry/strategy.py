@@ -215,7 +215,6 @@ class StandardRetryStrategy:
         )
         return WaitPlan(
             _RETRY_DEFINITION,
-            None,
             options,
             self.rng,
             judge=judge,
