@@ -37,10 +37,17 @@ class Source(str):
     def reformatted(self, formatter: Callable[[str], str]) -> Source:
         """This source passed through a source-to-source formatter (black): the
         same code laid out again, so still safe."""
-        return Source(formatter(self), _KEY)
+        return _made(formatter(self))
 
 
 SafePart = Source | Identifier
+_SAFE_PART_TYPES = frozenset({Source, Identifier})
+
+
+def _made(text: str) -> Source:
+    """`text` as a Source, made by this module (`str.__new__` directly: the checked
+    constructor above is for everyone else, and refuses them)."""
+    return str.__new__(Source, text)
 
 
 def _escape_char(char: str, keep_newlines: bool) -> str:
@@ -69,40 +76,41 @@ def string_literal(text: str) -> Source:
     """
     if text.count('"') > text.count("'"):
         body = _escaped(text).replace('\\"', '"').replace("'", "\\'")
-        return Source(f"'{body}'", _KEY)
-    return Source(f'"{_escaped(text)}"', _KEY)
+        return _made(f"'{body}'")
+    return _made(f'"{_escaped(text)}"')
 
 
 def escaped(text: str) -> Source:
     """`text` as it is written inside `string_literal`'s quotes: one line with no
     quote, line break or unprintable character left unescaped, so it is safe in a
     comment too (the `# From:` header)."""
-    return Source(_escaped(text), _KEY)
+    return _made(_escaped(text))
 
 
 def number_literal(value: int) -> Source:
     """The source of an int or bool constant (`5`, `True`)."""
     if not isinstance(value, int):
         raise TypeError(f"not an int or bool: {value!r}")
-    return Source(repr(value), _KEY)
+    return _made(repr(value))
 
 
 def pad(width: int) -> Source:
     """`width` spaces: indentation for composed code."""
-    return Source(" " * width, _KEY)
+    return _made(" " * width)
 
 
 def compose(template: str, *parts: SafePart) -> Source:
     """Code written by the generator (`template`, its `{}` placeholders filled in
     order with `parts`). `template` must be a constant in the generator's own
     source (a test checks every call site); each part must already be safe."""
-    for part in parts:
-        if type(part) not in (Source, Identifier):
-            raise TypeError(
-                f"compose() takes only Source or Identifier parts, not "
-                f"{type(part).__name__} {str(part)[:60]!r}"
-            )
-    return Source(template.format(*parts), _KEY)
+    if not _SAFE_PART_TYPES.issuperset(map(type, parts)):
+        for part in parts:
+            if type(part) not in _SAFE_PART_TYPES:
+                raise TypeError(
+                    f"compose() takes only Source or Identifier parts, not "
+                    f"{type(part).__name__} {str(part)[:60]!r}"
+                )
+    return _made(template.format(*parts))
 
 
 def join(separator: str, parts: Iterable[SafePart]) -> Source:
@@ -128,7 +136,7 @@ def compiled_function(source: str, name: Identifier) -> Source:
             f"internal error: the JMESPath compiler returned something other than "
             f"one function {name}; please report this with the model"
         )
-    return Source(source, _KEY)
+    return _made(source)
 
 
 def docstring_body(text: str) -> str:
@@ -169,5 +177,5 @@ def docstring_literal(text: str, indent: int, line_length: int = 88) -> Source:
     body = "\n".join([lines[0]] + [prefix + line if line else "" for line in lines[1:]])
     last = len(prefix + lines[-1]) if len(lines) > 1 else 0
     if len(lines) > 1 and last + 3 > line_length:
-        return Source(f'"""{body}\n{prefix}"""', _KEY)
-    return Source(f'"""{body}"""', _KEY)
+        return _made(f'"""{body}\n{prefix}"""')
+    return _made(f'"""{body}"""')

@@ -64,7 +64,7 @@ def identifier(text: str) -> Identifier:
             f"internal error: {safe_text(text)} is not a safe Python name; please "
             "report this with the model"
         )
-    return Identifier(text, _KEY)
+    return str.__new__(Identifier, text)  # the checked constructor refuses others
 
 
 def _plural_acronym(name: str) -> tuple[int, int] | None:
