@@ -223,7 +223,6 @@ class _Cutoff(Generator[Any, Any, Any]):
 
     __slots__ = (
         "task",
-        "timers",
         "handle",
         "armed_at",
         "phase",
@@ -233,10 +232,8 @@ class _Cutoff(Generator[Any, Any, Any]):
         "guarding",
     )
 
-    def __init__(self, task: asyncio.Task[Any], timers: Any) -> None:
+    def __init__(self, task: asyncio.Task[Any]) -> None:
         self.task = task
-        #: The event loop, or the clock's `call_later` (`_ClockCutoff`).
-        self.timers = timers
         self.handle: TimerHandle | None = None
         self.armed_at: float | None = None
         #: `_IDLE`, `_POLLING`, or `_FIRED` (the timer cut the running poll off).
@@ -255,7 +252,7 @@ class _Cutoff(Generator[Any, Any, Any]):
         if task is None:
             return None
         if type(clock) is SystemClock:  # the loop's timers; the request in this task
-            return _Cutoff(task, task.get_loop())
+            return _Cutoff(task)
         later = getattr(clock, "call_later", None)
         if not callable(later):
             return None
@@ -275,8 +272,7 @@ class _Cutoff(Generator[Any, Any, Any]):
 
     def _schedule(self, delay: float) -> TimerHandle:
         """Call this cut-off in `delay` seconds: in the loop's own time (uvloop's is coarser)."""
-        loop: asyncio.AbstractEventLoop = self.timers
-        return loop.call_later(delay, self, context=_CONTEXT)
+        return self.task.get_loop().call_later(delay, self, context=_CONTEXT)
 
     def __call__(self) -> None:
         """The timer went off: cut the poll off if one is running."""
@@ -372,11 +368,15 @@ class _Cutoff(Generator[Any, Any, Any]):
 class _ClockCutoff(_Cutoff):
     """`_Cutoff` on a clock's own timers (`call_later`, as `VirtualClock` has)."""
 
-    __slots__ = ()
+    __slots__ = ("later",)
+
+    def __init__(self, task: asyncio.Task[Any], later: CallLater) -> None:
+        super().__init__(task)
+        #: The clock's `call_later`.
+        self.later = later
 
     def _schedule(self, delay: float) -> TimerHandle:
-        later: CallLater = self.timers
-        return later(delay, self)
+        return self.later(delay, self)
 
 
 async def call_async(

@@ -203,13 +203,12 @@ def flow(
     """
     if state.started_at != state.started_at:  # NaN: NOT_YET
         _start_now(plan, state, now())
-    input_data = (
-        input_to_jmespath(plan.definition, input) if plan.judge is None else input
-    )
+    # The input in the JMESPath data model (one local less in a frame kept per wait).
+    input = input_to_jmespath(plan.definition, input) if plan.judge is None else input
     judge = (
         None
         if plan.call_retry is None and plan.rate_limit is None
-        else _call_judge(plan, input_data)
+        else _call_judge(plan, input)
     )
     if state.next_poll_at is not None and state.next_poll_at > (started := now()):
         yield Sleep(state.next_poll_at - started)  # a pause left from a saved state
@@ -220,7 +219,7 @@ def flow(
                 _decide(  # the outcome is not kept in a local while the wait sleeps
                     plan,
                     state,
-                    input_data,
+                    input,
                     (
                         yield poll_for(plan, state, started)
                         or _too_late_at(plan, state, started)
@@ -235,7 +234,7 @@ def flow(
             result = _decide(
                 plan,
                 state,
-                input_data,
+                input,
                 call.outcome,
                 call.started,
                 call.finished,
@@ -445,7 +444,8 @@ def _schedule(plan: WaitPlan, state: WaitState, now: float) -> Sleep:
     state.final = final
     state.next_delay = delay
     state.next_poll_at = now + delay
-    state.total_delay += delay
+    if delay:  # (adding 0 would make another float to keep per pending wait)
+        state.total_delay += delay
     return _NO_SLEEP if delay == 0 and type(delay) is int else Sleep(delay)
 
 
