@@ -85,9 +85,11 @@ def only_safe(value: Any) -> Source | Identifier:
 @functools.lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The jinja2 environment: plain text (no HTML escaping), undefined names fail,
-    and only the plan's safe values (`only_safe`) can be placed."""
+    and only the plan's safe values (`only_safe`) can be placed. Templates are
+    compiled once per process (no stat of each template file on every render)."""
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates_dir()),
+        auto_reload=False,
         autoescape=False,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

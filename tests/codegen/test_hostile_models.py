@@ -3,6 +3,7 @@ the JSON location, or in a normal result; never a traceback, a hang or raw text.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -667,6 +668,20 @@ def test_standard_input_is_read_up_to_a_cap(tmp_path: Path) -> None:
         err
         == "generate-waiters: error: <stdin>: larger than 64 MiB; a Smithy model is never this large: check that this is the right file\n"
     )
+
+
+@pytest.mark.parametrize("first", [1, 999, 1000, 1001, 5000])
+def test_a_first_read_of_any_size_keeps_the_cap_and_every_byte(first: int) -> None:
+    """A file is read with one read of its size plus one (no chunks to join); a
+    first read that is too small (the file grew) or larger than the cap changes
+    neither what is read nor the cap."""
+    data = bytes(range(256)) * 4  # 1024 bytes
+    with pytest.raises(ModelError, match=r"m\.json: larger than 0 MiB"):
+        read_capped(io.BytesIO(data), "m.json", limit=1000, first=first)
+    assert read_capped(io.BytesIO(data[:1000]), "m.json", limit=1000, first=first) == (
+        data[:1000]
+    )
+    assert read_capped(io.BytesIO(data), "m.json", limit=2000, first=first) == data
 
 
 def test_out_dir_that_is_the_models_own_directory_leaves_the_model_alone(

@@ -66,19 +66,25 @@ def read_bytes(path: Path) -> bytes:
     try:
         with os.fdopen(descriptor, "rb") as stream:
             # The path may have been swapped between stat and open: check what we hold.
-            _require_regular(path, os.fstat(stream.fileno()).st_mode)
-            return read_capped(stream, str(path))
+            status = os.fstat(stream.fileno())
+            _require_regular(path, status.st_mode)
+            return read_capped(stream, str(path), first=status.st_size + 1)
     except OSError as exc:
         raise _unreadable(path, exc) from None
 
 
-def read_capped(stream: BinaryIO, source: str, limit: int = MAX_MODEL_BYTES) -> bytes:
+def read_capped(
+    stream: BinaryIO, source: str, limit: int = MAX_MODEL_BYTES, *, first: int = _CHUNK
+) -> bytes:
     """Everything `stream` holds, or a ModelError once it passes `limit` bytes
-    (standard input too may be endless)."""
+    (standard input too may be endless). `first`: the size of the first read (a
+    file's size plus one reads it whole at once, with no copy to join chunks)."""
     chunks: list[bytes] = []
     total = 0
+    size = max(first, 1)
     while True:
-        chunk = stream.read(min(_CHUNK, limit + 1 - total))
+        chunk = stream.read(min(size, limit + 1 - total))
+        size = _CHUNK
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)

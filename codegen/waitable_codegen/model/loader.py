@@ -183,6 +183,8 @@ def _member(
 
 
 def _parse_shape(shape_id: str, kind: str, body: dict[str, Any], source: str) -> Shape:
+    if len(body) == 1 and kind != "set":  # `{"type": ...}` alone: nothing to check
+        return Shape(shape_id, kind, source, {})
     where = ("shapes", shape_id)
     shape = Shape(
         shape_id,

@@ -7,7 +7,7 @@ literals and docstrings, compiled path functions), so the templates only place i
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -147,11 +147,11 @@ def plan_generation(
     """The plan for a model: one package per service with waiters (or one for a
     service-less model). A plan with no packages means the model has no waiters."""
     compiler = load_compiler(jmespath)
-    for shape in model.waitable_operations():
-        read_waiters(shape)  # a trait on a non-operation stops generation here
+    # Read once (a trait on a non-operation stops generation here), planned below.
+    specs = {shape.id: read_waiters(shape) for shape in model.waitable_operations()}
     groups = _groups(model, service)
     packages = tuple(
-        _plan_package(model, group, compiler, group.model_files(sources))
+        _plan_package(model, group, compiler, group.model_files(sources), specs)
         for group in groups
     )
     used = {name for group in groups for name in group.model_files(sources)}
@@ -232,9 +232,10 @@ def _plan_package(
     group: _Group,
     compiler: CompileToSource | None,
     model_files: Sequence[str],
+    waiter_specs: Mapping[str, list[WaiterSpec]],
 ) -> PackagePlan:
     specs = sorted(
-        (spec for op in group.operations for spec in read_waiters(op)),
+        (spec for op in group.operations for spec in waiter_specs[op.id]),
         key=lambda spec: (spec.name, spec.operation.id),
     )
     _check_class_names(specs)
