@@ -13,7 +13,6 @@ MAX_SAMPLE_LENGTH counts as that, and out-of-range numbers never raise.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any, TypeGuard
 
 from ..model import Member, Model, Shape
@@ -32,6 +31,7 @@ _NUMBER_TYPES = frozenset(
         "intEnum",
     }
 )
+_AGGREGATE_TYPES = frozenset({"list", "map", "structure", "union"})
 UNIT = "smithy.api#Unit"
 MAX_SAMPLE_DEPTH = 48
 """Aggregates nested deeper than this sample as ANY (no JMESPath path reaches them)."""
@@ -49,23 +49,28 @@ class SampleBuilder:
 
     A member already in the set becomes ANY. Each aggregate restores the set it found
     on entry when it is done, so a member is cut when it appears among its ancestors
-    or among the earlier siblings of an ancestor (Smithy's rule, kept as is).
+    or among the earlier siblings of an ancestor (Smithy's rule, kept as is). The
+    set holds (container, member name) pairs, and an aggregate restores it by taking
+    back the members it added (a member is only ever added when it is missing).
     """
 
     def __init__(self, model: Model) -> None:
         self.model = model
-        self._visited: set[str] = set()
+        self._shapes = model.shapes
+        self._visited: set[tuple[str, str]] = set()
+        self._added: list[tuple[str, str]] = []
         self._depth = 0
 
     def shape(self, shape_id: str) -> Value:
         """The sample of the shape with this id (ANY if the model lacks it)."""
-        shape = self.model.get(shape_id)
+        shape = self._shapes.get(shape_id)
         return ANY if shape is None else self._sample(shape)
 
     def _sample(self, shape: Shape) -> Value:
         kind = shape.type
         if kind in _NUMBER_TYPES:
-            return _clamp(8.0, shape.traits.get("smithy.api#range"))
+            bounds = shape.traits.get("smithy.api#range")
+            return 8.0 if bounds is None else _clamp(8.0, bounds)
         if kind in ("string", "enum"):
             return "a" * _length(shape)
         if kind == "boolean":
@@ -74,32 +79,34 @@ class SampleBuilder:
             return "blob"
         if kind == "timestamp":
             return 0
-        if kind == "list":
-            return self._scoped(lambda: self._list(shape))
-        if kind == "map":
-            return self._scoped(lambda: self._map(shape))
-        if kind in ("structure", "union"):
-            return self._scoped(
-                lambda: {name: self._member(m) for name, m in shape.members.items()}
-            )
-        return ANY  # document; services, resources and operations are never targets
-
-    def _member(self, member: Member) -> Value:
-        if member.id in self._visited:
-            return ANY
-        self._visited.add(member.id)
-        return self.shape(member.target)
-
-    def _scoped(self, build: Callable[[], Value]) -> Value:
+        if kind not in _AGGREGATE_TYPES:
+            return ANY  # document; services, resources and operations are never targets
         if self._depth >= MAX_SAMPLE_DEPTH:
             return ANY
-        saved = set(self._visited)
+        mark = len(self._added)
         self._depth += 1
         try:
-            return build()
+            if kind == "list":
+                return self._list(shape)
+            if kind == "map":
+                return self._map(shape)
+            member = self._member
+            return {name: member(m) for name, m in shape.members.items()}
         finally:
-            self._visited = saved
             self._depth -= 1
+            added = self._added
+            if len(added) > mark:
+                self._visited.difference_update(added[mark:])
+                del added[mark:]
+
+    def _member(self, member: Member) -> Value:
+        key = (member.container, member.name)
+        if key in self._visited:
+            return ANY
+        self._visited.add(key)
+        self._added.append(key)
+        shape = self._shapes.get(member.target)
+        return ANY if shape is None else self._sample(shape)
 
     def _list(self, shape: Shape) -> Value:
         member = shape.members.get("member")
@@ -118,7 +125,10 @@ class SampleBuilder:
 
 
 def _length(shape: Shape) -> int:
-    length = _clamp(2, shape.traits.get("smithy.api#length"))
+    bounds = shape.traits.get("smithy.api#length")
+    if bounds is None:
+        return 2
+    length = _clamp(2, bounds)
     return int(min(max(length, 0), MAX_SAMPLE_LENGTH)) if math.isfinite(length) else 2
 
 
