@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+from itertools import accumulate, compress, count, repeat
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -116,18 +117,20 @@ def format_source(source: str, name: str) -> str:
 def certainly_stable(source: str) -> bool:
     """True when every line over LINE_LENGTH is one black cannot split either: a
     docstring's line, or a lone string literal in an argument list. Everything
-    else the templates and layout helpers write is already in black's layout."""
+    else the templates and layout helpers write is already in black's layout.
+
+    Only the long lines are looked at one by one; whether one lies in a docstring
+    comes from the count of triple quotes on the lines before it."""
     lines = source.split("\n")
-    if max(map(len, lines), default=0) <= LINE_LENGTH:
-        return True  # the usual case, decided without the line-by-line walk
-    in_docstring = False
-    for line in lines:
-        quotes = line.count(_DOCSTRING_QUOTES)
-        long = len(line) > LINE_LENGTH
-        if long and not (in_docstring or quotes or _UNSPLITTABLE.fullmatch(line)):
+    lengths = list(map(len, lines))
+    if max(lengths, default=0) <= LINE_LENGTH:
+        return True  # the usual case, decided without looking at any line
+    quotes = list(map(str.count, lines, repeat(_DOCSTRING_QUOTES)))
+    before = list(accumulate(quotes, initial=0))  # triple quotes on earlier lines
+    for index in compress(count(), map(LINE_LENGTH.__lt__, lengths)):
+        in_docstring = before[index] % 2 == 1
+        if not (in_docstring or quotes[index] or _UNSPLITTABLE.fullmatch(lines[index])):
             return False
-        if quotes % 2 == 1:
-            in_docstring = not in_docstring
     return True
 
 
