@@ -244,7 +244,7 @@ _json = st.recursive(
     st.none()
     | st.booleans()
     | st.integers(-3, 3)
-    | st.floats(allow_nan=False)
+    | st.floats(allow_nan=False, allow_infinity=False)  # JSON has neither
     | st.sampled_from(["success", "failure", "retry", "stringEquals", "a", ""]),
     lambda inner: st.lists(inner, max_size=3)
     | st.dictionaries(
