@@ -96,7 +96,13 @@ def number_literal(value: int) -> Source:
 
 def pad(width: int) -> Source:
     """`width` spaces: indentation for composed code."""
-    return _made(" " * width)
+    padding = _PADS.get(width)
+    if padding is None:
+        padding = _PADS[width] = _made(" " * width)
+    return padding
+
+
+_PADS: dict[int, Source] = {}
 
 
 def compose(template: str, *parts: SafePart) -> Source:

@@ -9,7 +9,7 @@ composed from safe parts (`literals.compose`), never from raw text.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..literals import SafePart, Source, compose, join, pad
 from ..naming import Identifier
@@ -18,10 +18,10 @@ LINE_LENGTH = 88
 EMPTY = compose("")
 
 
-@dataclass(frozen=True)
-class Expression:
+class Expression(NamedTuple):
     """An expression's source, and its two parts when it is a subscript
-    `outer[inner]` (black opens the last bracket pair of a long line)."""
+    `outer[inner]` (black opens the last bracket pair of a long line). A named
+    tuple: thousands are made per package, and it is only read."""
 
     text: Source
     outer: Source | None = None
