@@ -8,12 +8,20 @@ and unions every member in order. Documents, missing targets and recursion give 
 Hostile models are cut short: aggregates nested deeper than MAX_SAMPLE_DEPTH give
 ANY (so the walk never nears Python's recursion limit), a `@length` bigger than
 MAX_SAMPLE_LENGTH counts as that, and out-of-range numbers never raise.
+
+Given the parts the paths read (`waitable.reads`: a tree of keys, lists crossed,
+`whole` where a value is used as such), only those are built: every other member
+keeps its key with ANY as its value. A member's sample depends only on the members
+on its way (each aggregate takes back what it added), so the parts built are the
+ones the whole sample holds, and the paths look at nothing else.
 """
 
 from __future__ import annotations
 
 import math
 from typing import Any, TypeGuard
+
+from waitable.reads import Reads
 
 from ..model import Member, Model, Shape
 from .jmespath_values import ANY, Value, as_hash_map
@@ -39,9 +47,12 @@ MAX_SAMPLE_LENGTH = 1024
 """The longest sample string, list or map, whatever `@length` asks for."""
 
 
-def operation_sample(model: Model, operation: Shape, relationship: str) -> Value:
-    """The sample of an operation's `input` or `output`; `{}` when it has none (Unit)."""
-    return SampleBuilder(model).shape(operation.ref(relationship) or UNIT)
+def operation_sample(
+    model: Model, operation: Shape, relationship: str, reads: Reads | None = None
+) -> Value:
+    """The sample of an operation's `input` or `output`; `{}` when it has none (Unit).
+    With `reads`, only the parts read are built (the rest is ANY)."""
+    return SampleBuilder(model).shape(operation.ref(relationship) or UNIT, reads)
 
 
 class SampleBuilder:
@@ -61,12 +72,13 @@ class SampleBuilder:
         self._added: list[tuple[str, str]] = []
         self._depth = 0
 
-    def shape(self, shape_id: str) -> Value:
-        """The sample of the shape with this id (ANY if the model lacks it)."""
+    def shape(self, shape_id: str, reads: Reads | None = None) -> Value:
+        """The sample of the shape with this id (ANY if the model lacks it); with
+        `reads`, only the parts read (the rest ANY)."""
         shape = self._shapes.get(shape_id)
-        return ANY if shape is None else self._sample(shape)
+        return ANY if shape is None else self._sample(shape, reads)
 
-    def _sample(self, shape: Shape) -> Value:
+    def _sample(self, shape: Shape, reads: Reads | None = None) -> Value:
         kind = shape.type
         if kind in _NUMBER_TYPES:
             bounds = shape.traits.get("smithy.api#range")
@@ -83,15 +95,23 @@ class SampleBuilder:
             return ANY  # document; services, resources and operations are never targets
         if self._depth >= MAX_SAMPLE_DEPTH:
             return ANY
+        if reads is not None and reads.whole:
+            reads = None
         mark = len(self._added)
         self._depth += 1
         try:
             if kind == "list":
-                return self._list(shape)
+                return self._list(shape, reads)
             if kind == "map":
-                return self._map(shape)
+                return self._map(shape, reads)
             member = self._member
-            return {name: member(m) for name, m in shape.members.items()}
+            if reads is None:
+                return {name: member(m) for name, m in shape.members.items()}
+            read = reads.children
+            return {
+                name: member(m, read.get(name), name in read)
+                for name, m in shape.members.items()
+            }
         finally:
             self._depth -= 1
             added = self._added
@@ -99,24 +119,30 @@ class SampleBuilder:
                 self._visited.difference_update(added[mark:])
                 del added[mark:]
 
-    def _member(self, member: Member) -> Value:
+    def _member(
+        self, member: Member, reads: Reads | None = None, built: bool = True
+    ) -> Value:
+        """The member's sample (ANY when cut as recursive, or when not `built`: no
+        path reads it; it still counts as on the way for the members after it)."""
         key = (member.container, member.name)
         if key in self._visited:
             return ANY
         self._visited.add(key)
         self._added.append(key)
         shape = self._shapes.get(member.target)
-        return ANY if shape is None else self._sample(shape)
+        return ANY if shape is None or not built else self._sample(shape, reads)
 
-    def _list(self, shape: Shape) -> Value:
+    def _list(self, shape: Shape, reads: Reads | None) -> Value:
         member = shape.members.get("member")
-        element = ANY if member is None else self._member(member)
+        element = ANY if member is None else self._member(member, reads)  # crossed
         return [element] * _length(shape)
 
-    def _map(self, shape: Shape) -> Value:
+    def _map(self, shape: Shape, reads: Reads | None) -> Value:
         key_member, value_member = shape.members.get("key"), shape.members.get("value")
+        # The keys are always built; the values whole when any key below is read.
+        read = reads is None or bool(reads.children)
         key = ANY if key_member is None else self._member(key_member)
-        value = ANY if value_member is None else self._member(value_member)
+        value = ANY if value_member is None else self._member(value_member, None, read)
         if not isinstance(key, str):
             # A key cut off as recursive: Smithy's generator fails here; we give up
             # on this map's contents instead.

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from waitable.reads import Reads, reads_of
+
 from ..model import WAITABLE_TRAIT, Model, Shape, shape_name
 from .events import Severity, ValidationEvent
 from .jmespath_syntax import ExpressionSyntaxError
@@ -32,7 +34,7 @@ def check_waiters(
     model: Model, operation: Shape, waiters: list[Waiter]
 ) -> list[ValidationEvent]:
     """Every event Smithy's waiter validator gives for these waiters of `operation`."""
-    samples = _Samples(model, operation)
+    samples = _Samples(model, operation, waiters)
     events: list[ValidationEvent] = []
     for waiter in waiters:
         if waiter.min_delay > waiter.max_delay:
@@ -69,24 +71,52 @@ def _event(
 
 
 class _Samples:
-    """The sample data an operation's paths are checked against, built on first use."""
+    """The sample data an operation's paths are checked against, built on first use,
+    as far as its waiters' paths and messages read (`samples.py`)."""
 
-    def __init__(self, model: Model, operation: Shape) -> None:
+    def __init__(self, model: Model, operation: Shape, waiters: list[Waiter]) -> None:
         self.model = model
         self.operation = operation
+        self._output_reads, self._input_output_reads = _path_reads(waiters)
 
     @cached_property
     def output(self) -> Value:
         """What `output` matchers and every `message` see: the output structure."""
-        return operation_sample(self.model, self.operation, "output")
+        return operation_sample(
+            self.model, self.operation, "output", self._output_reads
+        )
 
     @cached_property
     def input_output(self) -> Value:
         """What `inputOutput` matchers see: `{"input": ..., "output": ...}`."""
+        reads = self._input_output_reads
+        parts: dict[str, Reads | None] = {"input": None, "output": None}
+        if reads is not None and not reads.whole:  # a part no path reads: nothing
+            parts = {name: reads.children.get(name, Reads()) for name in parts}
         return {
-            "input": operation_sample(self.model, self.operation, "input"),
-            "output": operation_sample(self.model, self.operation, "output"),
+            name: operation_sample(self.model, self.operation, name, part)
+            for name, part in parts.items()
         }
+
+
+def _path_reads(waiters: list[Waiter]) -> tuple[Reads | None, Reads | None]:
+    """What the paths and messages read of the output, and what the `inputOutput`
+    paths read of `{"input", "output"}`; None (read everything) when some
+    expression is beyond the read analysis (the lint then reports it, if bad)."""
+    output, input_output = Reads(), Reads()
+    try:
+        for waiter in waiters:
+            for acceptor in waiter.acceptors:
+                matcher = acceptor.matcher
+                if isinstance(matcher.value, PathMatcher):
+                    read = reads_of(matcher.value.path)
+                    (output if matcher.kind == "output" else input_output).merge(read)
+                if acceptor.message is not None:  # also read as `<message>[0]`
+                    output.merge(reads_of(acceptor.message))
+                    output.merge(reads_of(f"{acceptor.message}[0]"))
+    except Exception:  # any failure of the analysis: sample everything, as before
+        return None, None
+    return output, input_output
 
 
 class _AcceptorCheck:
