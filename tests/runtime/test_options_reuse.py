@@ -49,3 +49,21 @@ def test_a_changed_strategy_or_config_is_seen_by_the_next_wait() -> None:
     assert before.max_attempts is None
     passed = shared._options_for(300, None, None, None, RetryImmediately())
     assert isinstance(passed.backoff, RetryImmediately)
+
+
+def test_waits_started_alike_share_one_plan_until_a_policy_changes() -> None:
+    """The plan is shared, never stale: a hook or policy set later reaches the next wait."""
+    shared = waiter_class(THING_EXISTS, Waiter)(lambda input: {"status": "success"})
+    options = shared._options_for(300, None, None, None, None)
+    first, _ = shared._begin(options, 0.0)
+    assert shared._begin(options, 0.0)[0] is first
+    seen: list[Any] = []
+    shared.on_attempt = seen.append
+    shared.retry_on = (OSError,)
+    plan, _ = shared._begin(options, 0.0)
+    assert plan is not first
+    assert plan.on_attempt == seen.append and plan.retry_on == (OSError,)
+    other = shared._options_for(60, None, None, None, None)
+    assert shared._begin(other, 0.0)[0].options is other
+    shared.wait({}, max_wait_time=300)
+    assert len(seen) == 1  # the hook set after the first plan ran
