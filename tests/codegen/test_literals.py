@@ -14,6 +14,7 @@ from waitable_codegen.docs import normalize
 from waitable_codegen.literals import (
     Source,
     compiled_function,
+    compose,
     docstring_literal,
     escaped,
     join,
@@ -111,3 +112,34 @@ def test_numbers_and_composed_code() -> None:
         number_literal("1")  # type: ignore[arg-type]
     joined = join(", ", [string_literal("a{}"), identifier("b")])
     assert joined == '"a{}", b' and type(joined) is Source
+
+
+TEMPLATE_BITS = st.sampled_from(
+    ["{}", "{}", "{{", "}}", "x", " ", "(", "[", "{0}", "%", "%s"]
+)
+
+
+@settings(max_examples=300)
+@given(st.lists(TEMPLATE_BITS, max_size=12).map("".join), st.lists(tricky, max_size=8))
+def test_compose_gives_the_text_str_format_gives(
+    template: str, texts: list[str]
+) -> None:
+    """`compose` fills a `%s` form of the template (made once) instead of calling
+    `str.format`, slow on `str` subclasses: the same text, and the same errors."""
+    parts = [string_literal(text) for text in texts]
+    try:
+        expected = template.format(*parts)
+    except (IndexError, ValueError) as exc:
+        with pytest.raises(type(exc)):
+            compose(template, *parts)
+        return
+    composed = compose(template, *parts)
+    assert composed == expected and type(composed) is Source
+
+
+def test_join_places_only_safe_parts_between_its_separator() -> None:
+    parts = [string_literal("a{}"), identifier("b")]
+    assert join(", {} ", parts) == '"a{}", {} b'
+    assert join("", []) == ""
+    with pytest.raises(TypeError, match="only Source or Identifier"):
+        join(", ", ["raw"])  # type: ignore[list-item]
