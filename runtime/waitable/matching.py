@@ -45,7 +45,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from jmespath.exceptions import JMESPathError
 
@@ -182,22 +182,32 @@ def _message(
     return None
 
 
-#: One `output` matcher as `match_output`'s plain path runs it: the compiled
-#: path, the comparison, the expected value, and the verdict of a match.
-OutputCheck = tuple[Search, Comparison, str, Verdict]
+#: One `output` matcher as `match_output`'s plain path runs it: the slot of its
+#: path's value (acceptors with the same path share one), the compiled path, the
+#: comparison, the expected value, and the verdict of a match.
+OutputCheck = tuple[int, Search, Comparison, str, Verdict]
 
 
-def output_checks(definition: WaiterDefinition) -> tuple[OutputCheck, ...] | None:
+class OutputChecks(NamedTuple):
+    """A definition's plain `output` acceptors, in order, and how many distinct paths
+    they read (`paths == len(checks)`: no path is shared, none needs remembering)."""
+
+    checks: tuple[OutputCheck, ...]
+    paths: int
+
+
+def output_checks(definition: WaiterDefinition) -> OutputChecks | None:
     """The acceptors a response can match, as plain checks; None when some acceptor
     needs the general path (inputOutput, a message, `success`, botocore's matchers).
 
     Error-type acceptors never match a response, so they are left out. Made once
     per definition (kept on it): every verdict is made here, not per poll.
     """
-    checks = definition.output_checks
-    if checks is not None:
-        return checks or None
-    made: list[OutputCheck] = []
+    made = definition.output_checks
+    if made is not None:
+        return made or None
+    checks: list[OutputCheck] = []
+    slots: dict[str, int] = {}
     for index, acceptor in enumerate(definition.acceptors):
         matcher = acceptor.matcher
         if isinstance(matcher, ErrorTypeMatcher):
@@ -207,14 +217,16 @@ def output_checks(definition: WaiterDefinition) -> tuple[OutputCheck, ...] | Non
             or matcher.input_output
             or acceptor.compiled_message is not None
         ):
-            made = []
+            checks = []
             break
+        slot = slots.setdefault(matcher.path, len(slots))
         verdict = Verdict(acceptor.state, index)
-        made.append((matcher.compiled, matcher.comparison, matcher.expected, verdict))
-    else:
-        checks = tuple(made)
-    object.__setattr__(definition, "output_checks", checks or ())
-    return checks or None
+        checks.append(
+            (slot, matcher.compiled, matcher.comparison, matcher.expected, verdict)
+        )
+    made = OutputChecks(tuple(checks), len(slots)) if checks else ()
+    object.__setattr__(definition, "output_checks", made)
+    return made or None
 
 
 def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> Verdict:
@@ -222,24 +234,35 @@ def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> 
 
     `input_data` is the operation input already in the JMESPath data model. The
     output is put in the data model at most once, and only if some acceptor reads
-    it. Raises only `WaiterEvaluationError` (see the module docstring).
+    it; a path shared by acceptors runs once. Raises only `WaiterEvaluationError`
+    (see the module docstring).
 
     Plain `output` acceptors run as `output_checks`; anything they raise sends the
     response down the general path, which runs the same pure functions again and
     says exactly what failed.
     """
-    checks: tuple[OutputCheck, ...] | None = definition.output_checks
-    if checks is None:
-        checks = output_checks(definition)
-    if checks:
+    plain: OutputChecks | None = definition.output_checks
+    if plain is None:
+        plain = output_checks(definition)
+    if plain:
         try:
             converter = definition.output_converter
             if type(output) is dict and converter.passes_dicts:
                 data = output
             else:
                 data = converter(output)
-            for search, comparison, expected, verdict in checks:
-                if comparison(search(data), expected):
+            checks = plain.checks
+            if plain.paths == len(checks):
+                for _, search, comparison, expected, verdict in checks:
+                    if comparison(search(data), expected):
+                        return verdict
+                return _RETRY
+            ran = [_UNSET] * plain.paths  # each path's value, once it has run
+            for slot, search, comparison, expected, verdict in checks:
+                value = ran[slot]
+                if value is _UNSET:
+                    value = ran[slot] = search(data)
+                if comparison(value, expected):
                     return verdict
             return _RETRY
         except Exception:

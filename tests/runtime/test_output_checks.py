@@ -145,3 +145,32 @@ def test_acceptors_the_plain_path_cannot_serve_leave_it_to_the_general_path() ->
         assert output_checks(definition) is None
         verdict = match_output(definition, {"a": "y"}, {"a": "x"})
         assert verdict == match_output(general(definition), {"a": "y"}, {"a": "x"})
+
+
+def test_a_path_shared_by_acceptors_runs_once_per_response() -> None:
+    """InstanceRunning's four acceptors read one path over every instance: once, not four times."""
+    runs: list[Any] = []
+
+    def names(data: Any) -> Any:
+        runs.append(data)
+        return [i["State"] for i in data["Items"]]
+
+    path = "Items[].State"
+    definition = WaiterDefinition(
+        "Running",
+        "Describe",
+        tuple(
+            Acceptor(state, OutputMatcher(path, expected, comparator, search=names))
+            for state, expected, comparator in [
+                (AcceptorState.SUCCESS, "running", Comparator.ALL_STRING_EQUALS),
+                (AcceptorState.FAILURE, "gone", Comparator.ANY_STRING_EQUALS),
+                (AcceptorState.FAILURE, "stopping", Comparator.ANY_STRING_EQUALS),
+            ]
+        ),
+    )
+    output = {"Items": [{"State": "pending"}, {"State": "running"}]}
+    assert match_output(definition, output, None).state is AcceptorState.RETRY
+    assert len(runs) == 1
+    output = {"Items": [{"State": "stopping"}]}
+    assert match_output(definition, output, None).acceptor_index == 2
+    assert len(runs) == 2
