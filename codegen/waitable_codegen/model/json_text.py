@@ -14,10 +14,11 @@ message. Generation skips the scan and measures only the decoded values it keeps
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import sys
-from itertools import accumulate, chain, compress, repeat
+from itertools import accumulate, compress, repeat
 from operator import is_
 from typing import Any
 
@@ -67,19 +68,21 @@ def valid_nesting_exceeds(text: str, limit: int) -> bool:
 
 def value_nesting_depth(value: Any, limit: int | None = None) -> int:
     """The deepest nesting of arrays and objects in a decoded JSON value, measured
-    level by level without recursion; with `limit`, counting stops at `limit + 1`."""
-    dicts = [value] if type(value) is dict else []
-    lists = [value] if type(value) is list else []
+    level by level without recursion; with `limit`, counting stops at `limit + 1`.
+
+    Each level's children come from one `gc.get_referents` call (the values of its
+    dicts, the items of its lists: every container is among them, as it could be
+    part of a cycle), the next level is the dicts and lists among them."""
+    level = [value] if type(value) in (dict, list) else []
     depth = 0
-    while dicts or lists:
+    while level:
         depth += 1
         if limit is not None and depth > limit:
             break
-        children = list(chain.from_iterable(map(dict.values, dicts)))
-        children += chain.from_iterable(lists)
+        children = gc.get_referents(*level)
         types = list(map(type, children))
-        dicts = list(compress(children, map(is_, types, repeat(dict))))
-        lists = list(compress(children, map(is_, types, repeat(list))))
+        level = list(compress(children, map(is_, types, repeat(dict))))
+        level += compress(children, map(is_, types, repeat(list)))
     return depth
 
 
