@@ -216,7 +216,10 @@ def _result(
 
 def _refuse_models_inside(target: Path, inputs: Sequence[tuple[str, bytes]]) -> None:
     """Stop when a model file lives in OUT_DIR: the package replaces that directory
-    (and a later run would read the manifest, a `*.json`, as a model)."""
+    (and a later run would read the manifest, a `*.json`, as a model). An
+    OUT_DIR that does not exist yet holds nothing: no path is resolved then."""
+    if not os.path.exists(target):
+        return
     out = Path(os.path.realpath(target))
     for label, _ in inputs:
         if label == STDIN:
