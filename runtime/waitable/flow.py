@@ -343,7 +343,8 @@ def _decide(
     accepted = AcceptorState.FAILURE if verdict is None else verdict.state
     index = None if verdict is None else verdict.acceptor_index
     output = outcome.output if returned else None
-    fields = (
+    history = state.history
+    history.record(
         state.attempts,
         started - state.started_at,
         state.next_delay,
@@ -354,10 +355,9 @@ def _decide(
         code,
         retries,
         retry_stopped,
-    )  # in Attempt's order: the history records them, a hook gets an Attempt
-    state.history.record(*fields)
+    )
     if plan.on_attempt is not None or logger.isEnabledFor(logging.DEBUG):
-        _report(plan, Attempt(*fields))
+        _report(plan, history[-1])  # the Attempt, read back (history_limit >= 1)
     if broken is not None:
         error = broken.with_result(_result(state, definition, finished))
         logger.info("%s", error)

@@ -170,18 +170,27 @@ class _WaiterBase(Generic[InputT, OutputT]):
         of checking and building the same one each time. The key holds each
         argument's type too: an `int` delay means whole-second jitter.
         """
-        given = (max_wait_time, min_delay, max_delay, max_attempts)
-        kinds = tuple(map(type, given))
-        last = self.__dict__.get("_last_options")
-        if (
+        last: Any = self.__dict__.get("_last_options")
+        alike = (
             last is not None
-            and last[0] == given
-            and last[1] == kinds
             and last[2] is backoff
             and last[3] is self.backoff
             and last[4] is self.config
             and last[5] is self.definition
-        ):
+        )
+        if alike:
+            was = last[0]
+            if (  # the very same objects (the usual case): equal, of the same types
+                was[0] is max_wait_time
+                and was[1] is min_delay
+                and was[2] is max_delay
+                and was[3] is max_attempts
+            ):
+                same: WaitOptions = last[6]
+                return same
+        given = (max_wait_time, min_delay, max_delay, max_attempts)
+        kinds = tuple(map(type, given))
+        if alike and last[0] == given and last[1] == kinds:
             options: WaitOptions = last[6]
             return options
         options = self._options(
