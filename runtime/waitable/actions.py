@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
+from .records import draft_class
+
 __all__ = [
     "Action",
     "CutOff",
@@ -24,6 +26,8 @@ __all__ = [
     "Returned",
     "START_TOLERANCE",
     "Sleep",
+    "new_poll",
+    "new_returned",
 ]
 
 #: Clock readings within this many seconds of a limit count as on it (float rounding).
@@ -107,6 +111,35 @@ class CutOff:
 @dataclass(frozen=True, slots=True)
 class Late:
     """The driver did not make the call: the clock read past `Poll.start_by`."""
+
+
+_PollDraft: Any = draft_class(Poll)
+_ReturnedDraft: Any = draft_class(Returned)
+
+
+def new_poll(
+    attempt: int, remaining: float, timeout: float, start_by: float, cut_at: float
+) -> Poll:
+    """`Poll(attempt, remaining, timeout, start_by, cut_at)`, built the engine's fast way
+    (`waitable.records`): the flow makes one per poll."""
+    poll = _PollDraft()
+    poll.attempt = attempt
+    poll.remaining = remaining
+    poll.timeout = timeout
+    poll.start_by = start_by
+    poll.cut_at = cut_at
+    poll.__class__ = Poll
+    made: Poll = poll
+    return made
+
+
+def new_returned(output: Any) -> Returned:
+    """`Returned(output)`, built the engine's fast way: a driver makes one per poll."""
+    returned = _ReturnedDraft()
+    returned.output = output
+    returned.__class__ = Returned
+    made: Returned = returned
+    return made
 
 
 _poll_attempt = _setter(Poll, "attempt")

@@ -16,7 +16,9 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
+
+from .records import draft_class
 
 __all__ = [
     "Backoff",
@@ -62,6 +64,31 @@ class RetryContext:
         _set_max_delay(self, max_delay)
         _set_previous_delay(self, previous_delay)
         _set_rng(self, rng)
+
+
+_ContextDraft: Any = draft_class(RetryContext)
+
+
+def new_context(
+    attempt: int,
+    remaining: float,
+    min_delay: float,
+    max_delay: float,
+    previous_delay: float | None,
+    rng: random.Random,
+) -> RetryContext:
+    """`RetryContext(...)`, built the engine's fast way (`waitable.records`): the flow
+    makes one per poll."""
+    context = _ContextDraft()
+    context.attempt = attempt
+    context.remaining = remaining
+    context.min_delay = min_delay
+    context.max_delay = max_delay
+    context.previous_delay = previous_delay
+    context.rng = rng
+    context.__class__ = RetryContext
+    made: RetryContext = context
+    return made
 
 
 _set_attempt = RetryContext.__dict__["attempt"].__set__

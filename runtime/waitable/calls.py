@@ -27,6 +27,7 @@ from .actions import (
     Raised,
     Returned,
     Sleep,
+    new_poll,
 )
 from .backoff import Backoff, RetryContext
 from .error_codes import error_code
@@ -216,7 +217,7 @@ def poll_for(plan: WaitPlan, state: WaitState, started: float) -> Poll | None:
         cut_at = started + timeout
     else:
         timeout, cut_at = remaining, deadline
-    return Poll(
+    return new_poll(
         state.attempts + 1, remaining, timeout, deadline + START_TOLERANCE, cut_at
     )
 

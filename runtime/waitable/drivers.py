@@ -17,7 +17,17 @@ from time import monotonic
 from collections.abc import Awaitable, Callable, Coroutine, Generator
 from typing import Any
 
-from .actions import Action, CutOff, Late, Outcome, Poll, Raised, Returned, Sleep
+from .actions import (
+    Action,
+    CutOff,
+    Late,
+    Outcome,
+    Poll,
+    Raised,
+    Returned,
+    Sleep,
+    new_returned,
+)
 from .calls import CUT_OFF, LATE
 from .clock import CallLater, Clock, SystemClock, TimerHandle
 from .errors import WaiterConfigurationError
@@ -78,7 +88,7 @@ def call_sync(action: Poll, poll: Callable[[], Any], clock: Clock) -> Outcome:
     if clock.now() > action.start_by:
         return Late()
     try:
-        return Returned(poll())
+        return new_returned(poll())
     except WaiterConfigurationError:
         raise
     except Exception as error:
@@ -139,7 +149,7 @@ async def run_async(
                 try:
                     # Guarded on every clock: a cancel that comes while the request
                     # cleans up after an earlier one waits for that cleanup to end.
-                    outcome = Returned(
+                    outcome = new_returned(
                         await cutoff.guard(
                             poll() if input is _NO_INPUT else poll(input)
                         )

@@ -62,7 +62,7 @@ from .actions import (
     Returned,
     Sleep,
 )
-from .backoff import RetryContext
+from .backoff import new_context
 from .calls import (
     LATE,
     CallJudge,
@@ -426,7 +426,7 @@ def _schedule(plan: WaitPlan, state: WaitState, now: float) -> Sleep:
             )
         )
     backoff = options.backoff
-    context = RetryContext(
+    context = new_context(
         polls,
         remaining,
         options.min_delay,

@@ -1,0 +1,53 @@
+"""The engine's fast constructors make exactly the records the public constructors make."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from waitable.actions import Poll, Returned, new_poll, new_returned
+from waitable.backoff import RetryContext, new_context
+
+seconds = st.floats(allow_nan=False) | st.integers(0, 10**6)
+
+
+def same_record(made: Any, public: Any) -> None:
+    assert type(made) is type(public)
+    assert made == public and repr(made) == repr(public) and hash(made) == hash(public)
+    names = [field.name for field in dataclasses.fields(public)]
+    assert all(getattr(made, name) is getattr(public, name) for name in names)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.__setattr__(dataclasses.fields(made)[0].name, 1)
+
+
+@given(st.integers(1, 10**9), seconds, seconds, seconds, st.none() | seconds)
+def test_new_poll_is_poll(
+    attempt: int, remaining: float, timeout: float, start_by: float, cut_at: Any
+) -> None:
+    made = new_poll(attempt, remaining, timeout, start_by, cut_at)
+    same_record(made, Poll(attempt, remaining, timeout, start_by, cut_at))
+    assert made.cut_at is cut_at
+
+
+@given(st.integers(1, 10**9), seconds, seconds, seconds, st.none() | seconds)
+def test_new_context_is_retry_context(
+    attempt: int, remaining: float, low: float, high: float, previous: Any
+) -> None:
+    rng = random.Random(0)
+    made = new_context(attempt, remaining, low, high, previous, rng)
+    same_record(made, RetryContext(attempt, remaining, low, high, previous, rng))
+    assert made.rng is rng
+
+
+@given(st.none() | st.dictionaries(st.text(max_size=3), st.integers()))
+def test_new_returned_is_returned(output: Any) -> None:
+    made = new_returned(output)
+    assert type(made) is Returned and made == Returned(output)
+    assert made.output is output
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.output = None  # type: ignore[misc]
