@@ -300,8 +300,11 @@ def judge_acceptors(
     definition = plan.definition
     acceptors = definition.acceptors
     if isinstance(outcome, Returned):
-        reads_input = any(isinstance(a.matcher, InputOutputMatcher) for a in acceptors)
-        data_in = input_to_jmespath(definition, input_data) if reads_input else None
+        data_in = (
+            input_to_jmespath(definition, input_data)
+            if definition.reads_input
+            else None
+        )
         standard: Verdict | None = match_output(definition, outcome.output, data_in)
     else:
         error = outcome.error

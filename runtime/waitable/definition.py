@@ -325,11 +325,19 @@ class WaiterDefinition:
     #: How `waitable.matching` judges an output for this definition, made there on
     #: first use (None until then).
     output_checks: Any = field(init=False, compare=False, repr=False)
+    #: Whether some acceptor reads the operation input (an `inputOutput` matcher):
+    #: only then is the input put in the JMESPath data model.
+    reads_input: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         where = f"waiter {self.name!r} of operation {self.operation!r}"
         _check_positions(self.plain_reads, where)
         object.__setattr__(self, "output_checks", None)
+        object.__setattr__(
+            self,
+            "reads_input",
+            any(isinstance(a.matcher, InputOutputMatcher) for a in self.acceptors),
+        )
         reads = _output_reads(self.acceptors)
         object.__setattr__(self, "output_reads", reads)
         object.__setattr__(

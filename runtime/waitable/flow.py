@@ -203,8 +203,10 @@ def flow(
     """
     if state.started_at != state.started_at:  # NaN: NOT_YET
         _start_now(plan, state, now())
-    # The input in the JMESPath data model (one local less in a frame kept per wait).
-    input = input_to_jmespath(plan.definition, input) if plan.judge is None else input
+    # The input in the JMESPath data model when an acceptor reads it (in the input's
+    # own local: one local less in a frame kept per wait).
+    if plan.judge is None and plan.definition.reads_input:
+        input = input_to_jmespath(plan.definition, input)
     judge = (
         None
         if plan.call_retry is None and plan.rate_limit is None
