@@ -38,6 +38,8 @@ _str_eq: Callable[[str, str], bool] = str.__eq__
 
 def string_equals(value: Any, expected: str) -> bool:
     """`stringEquals`: the value is a string equal to `expected`."""
+    if type(value) is str:  # the usual case, compared without a call
+        return value == expected
     return isinstance(value, str) and _str_eq(value, expected)
 
 

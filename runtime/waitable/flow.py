@@ -61,6 +61,7 @@ from .actions import (
     Raised,
     Returned,
     Sleep,
+    new_sleep,
 )
 from .backoff import new_context
 from .calls import (
@@ -448,7 +449,7 @@ def _schedule(plan: WaitPlan, state: WaitState, now: float) -> Sleep:
     state.next_poll_at = now + delay
     if delay:  # (adding 0 would make another float to keep per pending wait)
         state.total_delay += delay
-    return _NO_SLEEP if delay == 0 and type(delay) is int else Sleep(delay)
+    return _NO_SLEEP if delay == 0 and type(delay) is int else new_sleep(delay)
 
 
 def _judge(

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from waitable.actions import Poll, Returned, new_poll, new_returned
+from waitable.actions import Poll, Returned, Sleep, new_poll, new_returned, new_sleep
 from waitable.backoff import RetryContext, new_context
 
 seconds = st.floats(allow_nan=False) | st.integers(0, 10**6)
@@ -51,3 +51,8 @@ def test_new_returned_is_returned(output: Any) -> None:
     assert made.output is output
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.output = None  # type: ignore[misc]
+
+
+@given(seconds)
+def test_new_sleep_is_sleep(seconds_: float) -> None:
+    same_record(new_sleep(seconds_), Sleep(seconds_))
