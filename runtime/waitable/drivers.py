@@ -102,11 +102,14 @@ async def run_async(
     polls: Callable[[], int] | None = None,
     *,
     input: Any = _NO_INPUT,
+    awaitable: Callable[[Any], Awaitable[Any]] | None = None,
 ) -> Any:
     """`run_sync` for asyncio: awaited calls and `clock.sleep_async`.
 
     With `input`, each call is `poll(input)` (one object less per wait than a
-    closure over it), else `poll()`.
+    closure over it), else `poll()`. With `awaitable`, a call's result that is
+    not a coroutine goes through it first (it returns an awaitable or raises: a
+    waiter's check that its client is async), with no wrapper call per poll.
 
     A poll is cut off at its `Poll.cut_at` by one timer per wait (the deadline
     serves every poll but the final one) on the clock's timers (`call_later`;
@@ -119,8 +122,11 @@ async def run_async(
     else:
         now, sleep = clock.now, clock.sleep_async
     cutoff = _Cutoff.of(clock)
-    if input is not _NO_INPUT:
-        poll = partial(poll, input) if cutoff is None else poll
+    if cutoff is None:
+        if input is not _NO_INPUT:
+            poll = partial(poll, input)
+        if awaitable is not None:
+            poll = partial(_checked_call, poll, awaitable)
     try:
         action = next(actions)
         if polls is not None and isinstance(action, Sleep):
@@ -151,7 +157,7 @@ async def run_async(
                     # cleans up after an earlier one waits for that cleanup to end.
                     outcome = new_returned(
                         await cutoff.guard(
-                            poll() if input is _NO_INPUT else poll(input)
+                            poll() if input is _NO_INPUT else poll(input), awaitable
                         )
                     )
                 except WaiterConfigurationError:
@@ -177,6 +183,14 @@ async def run_async(
         if cutoff is not None:
             cutoff.disarm()
         actions.close()
+
+
+def _checked_call(
+    poll: Callable[[], Any], awaitable: Callable[[Any], Awaitable[Any]]
+) -> Awaitable[Any]:
+    """`poll()`, through `awaitable` unless it is a coroutine (`run_async`'s check)."""
+    pending = poll()
+    return pending if type(pending) is CoroutineType else awaitable(pending)
 
 
 class _Shield(asyncio.Future[None]):
@@ -305,13 +319,21 @@ class _Cutoff(Generator[Any, Any, Any]):
             self.handle.cancel()
             self.handle = None
 
-    def guard(self, pending: Awaitable[Any]) -> _Cutoff:
+    def guard(
+        self, pending: Any, check: Callable[[Any], Awaitable[Any]] | None = None
+    ) -> _Cutoff:
         """Take `pending` as the request to guard; await the result for the request's.
 
-        The driver drops the request (`request` and `__next__` set to None) once
-        its poll has ended: it is not kept while the wait sleeps.
+        A `pending` that is not a coroutine goes through `check` first, if given
+        (`run_async`'s `awaitable`). The driver drops the request (`request` and
+        `__next__` set to None) once its poll has ended: it is not kept while the
+        wait sleeps.
         """
-        steps = pending if type(pending) is CoroutineType else _awaited(pending)
+        steps: Coroutine[Any, Any, Any]
+        if type(pending) is CoroutineType:
+            steps = pending
+        else:
+            steps = _awaited(pending if check is None else check(pending))
         request = self.request = steps.__await__()
         self.__next__ = request.__next__  # type: ignore[method-assign]
         self.guarding = _OPEN

@@ -55,16 +55,12 @@ def bind_operation(client: object, operation_method: str, waiter: str) -> Operat
     )
 
 
-def awaiting(call: OperationCall, waiter: str) -> Callable[[Any], Awaitable[Any]]:
-    """Wrap `call` so that a non-awaitable result is a clear error, not a failed poll.
+def awaitable_check(waiter: str) -> Callable[[Any], Awaitable[Any]]:
+    """What an async waiter applies to a call's result that is not a coroutine: the
+    result if it is awaitable, else a clear error (not a failed poll)."""
 
-    The wrapper returns the client's awaitable itself (no coroutine of its own:
-    with many waits in flight, every frame per pending call counts).
-    """
-
-    def call_async(input: Any) -> Awaitable[Any]:
-        pending = call(input)
-        if type(pending) is not CoroutineType and not inspect.isawaitable(pending):
+    def checked(pending: Any) -> Awaitable[Any]:
+        if not inspect.isawaitable(pending):
             raise WaiterConfigurationError(
                 f"waiter {waiter}: an async waiter needs an async client (aiobotocore, or "
                 f"a coroutine function), but the call returned {type(pending).__name__}; "
@@ -72,6 +68,22 @@ def awaiting(call: OperationCall, waiter: str) -> Callable[[Any], Awaitable[Any]
             )
         awaitable: Awaitable[Any] = pending
         return awaitable
+
+    return checked
+
+
+def awaiting(call: OperationCall, waiter: str) -> Callable[[Any], Awaitable[Any]]:
+    """Wrap `call` so that a non-awaitable result is a clear error, not a failed poll.
+
+    The wrapper returns the client's awaitable itself (no coroutine of its own:
+    with many waits in flight, every frame per pending call counts). A waiter's
+    own waits need no wrapper: the driver applies `awaitable_check` itself.
+    """
+    check = awaitable_check(waiter)
+
+    def call_async(input: Any) -> Awaitable[Any]:
+        pending = call(input)
+        return pending if type(pending) is CoroutineType else check(pending)
 
     return call_async
 

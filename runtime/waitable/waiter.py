@@ -32,7 +32,14 @@ from .flow import (
     flow,
     start,
 )
-from .invoke import Invoker, OperationCall, awaiting, bind_operation, refuse_async
+from .invoke import (
+    Invoker,
+    OperationCall,
+    awaitable_check,
+    awaiting,
+    bind_operation,
+    refuse_async,
+)
 from .options import WaitOptions, resolve_options
 from .results import Attempt, WaiterResult
 from .steps import DEFAULT_HISTORY_LIMIT, PollStep, SavedWait, WallClock, rng_state
@@ -466,20 +473,36 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
         now = monotonic if type(clock) is SystemClock else clock.now
         plan, state = self._begin(options, NOT_YET)  # starts when awaited
         return run_async(
-            flow(plan, state, now, input), self._call_async, clock, input=input
+            flow(plan, state, now, input),
+            self._call,
+            clock,
+            input=input,
+            awaitable=self._awaitable_check,
         )
 
     @property
     def _call_async(self) -> Callable[[Any], Awaitable[Any]]:
         """The bound client call, checked to return an awaitable (made once per waiter)."""
-        made = self.__dict__.get("_awaiting")
+        call: Callable[[Any], Awaitable[Any]] = self._async_calls()[1]
+        return call
+
+    @property
+    def _awaitable_check(self) -> Callable[[Any], Awaitable[Any]]:
+        """`invoke.awaitable_check` for this waiter (made once per waiter)."""
+        check: Callable[[Any], Awaitable[Any]] = self._async_calls()[2]
+        return check
+
+    def _async_calls(self) -> tuple[Any, ...]:
+        """The client call, it wrapped by `invoke.awaiting`, and the check alone."""
+        made: tuple[Any, ...] | None = self.__dict__.get("_awaiting")
         if made is None or made[0] is not self._call:
+            name = self.definition.name
             made = self.__dict__["_awaiting"] = (
                 self._call,
-                awaiting(self._call, self.definition.name),
+                awaiting(self._call, name),
+                awaitable_check(name),
             )
-        call: Callable[[Any], Awaitable[Any]] = made[1]
-        return call
+        return made
 
     async def poll_once(self, saved: SavedWait) -> PollStep[OutputT]:
         """`Waiter.poll_once` for asyncio: one awaited poll of the saved wait."""
