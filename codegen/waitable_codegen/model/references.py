@@ -42,9 +42,10 @@ _COLLECTIONS = frozenset({"list", "map"})
 
 def check_references(shapes: Mapping[str, Shape]) -> None:
     """A ModelError for the first reference that is missing or of the wrong kind."""
+    get = shapes.get
     for shape in shapes.values():
         for member in shape.members.values():
-            target = shapes.get(member.target)
+            target = get(member.target)
             if (
                 target is None
                 or target.type in _SERVICE_TYPES
@@ -57,13 +58,14 @@ def check_references(shapes: Mapping[str, Shape]) -> None:
                     _member_where(shape, member),
                     f"member {member.id}",
                 )
-        for key in ("identifiers", "properties"):
-            named = shape.properties.get(key, {})
-            for name, target in named.items():
-                where = ("shapes", shape.id, key, name, "target")
-                _check_member_target(
-                    shapes, shape, target, where, f"{shape.id} {key} {name}"
-                )
+        if shape.properties:  # most shapes have none
+            for key in ("identifiers", "properties"):
+                named = shape.properties.get(key, _NO_NAMES)
+                for name, target_id in named.items():
+                    where = ("shapes", shape.id, key, name, "target")
+                    _check_member_target(
+                        shapes, shape, target_id, where, f"{shape.id} {key} {name}"
+                    )
         for key, targets in shape.refs.items():
             at: Location = (
                 ("shapes", shape.id, key, "target")
@@ -73,6 +75,9 @@ def check_references(shapes: Mapping[str, Shape]) -> None:
             for target_id in targets:
                 _check_reference(shapes, shape, key, target_id, at)
     check_collection_nesting(shapes)
+
+
+_NO_NAMES: Mapping[str, str] = {}
 
 
 def _member_where(shape: Shape, member: Member) -> Location:
