@@ -193,6 +193,13 @@ def events_both_ways(acceptors: list[Any]) -> tuple[list[str], list[str]]:
         "doc.anything",
         "input.id",
         "output.tags.aaa0.state",
+        # where jmespath 1.1's tree differs from the spec's (the read analysis
+        # uses jmespath's, the lint the spec's)
+        "items[0][1:2].state",
+        "tags.*.state",
+        "node.*.items[0].state",
+        "items[*].tags.*.count",
+        "tags.aaa0.items[1:][0].tags.*.state",
     ],
 )
 @pytest.mark.parametrize("comparator", ["stringEquals", "booleanEquals"])
