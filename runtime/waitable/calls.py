@@ -46,7 +46,6 @@ __all__ = [
     "CallRecord",
     "CallRetry",
     "RateLimit",
-    "check_delay",
     "checked_delay",
     "LATE",
     "arrived_late",
@@ -344,10 +343,10 @@ def checked_delay(plan: WaitPlan, backoff: Backoff, retry: RetryContext) -> floa
     kind = type(delay)
     if (kind is float or kind is int) and 0 <= delay <= MAX_SECONDS:
         return delay  # the usual case, checked without the isinstance calls below
-    return check_delay(plan, backoff, retry, delay)
+    return _refused_unless_valid(plan, backoff, retry, delay)
 
 
-def check_delay(
+def _refused_unless_valid(
     plan: WaitPlan, backoff: Backoff, retry: RetryContext, delay: Any
 ) -> float:
     """`delay`, as `backoff` answered `retry`, if it is a number of seconds >= 0; else

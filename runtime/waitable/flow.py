@@ -71,7 +71,6 @@ from .calls import (
     CallRetry,
     RateLimit,
     arrived_late,
-    check_delay,
     checked_delay,
     make_call,
     poll_for,
@@ -90,7 +89,6 @@ from .matching import Verdict, input_to_jmespath, match_error, match_output
 from .options import WaitOptions
 from .history import History
 from .results import Attempt, Retry, WaiterResult
-from .seconds import MAX_SECONDS
 
 __all__ = [
     "Action",
@@ -428,19 +426,18 @@ def _schedule(plan: WaitPlan, state: WaitState, now: float) -> Sleep:
                 why="no acceptor reached success or failure by the deadline",
             )
         )
-    backoff = options.backoff
-    context = new_context(
-        polls,
-        remaining,
-        options.min_delay,
-        options.max_delay,
-        state.next_delay if polls > 1 else None,
-        plan.rng,
+    delay = checked_delay(
+        plan,
+        options.backoff,
+        new_context(
+            polls,
+            remaining,
+            options.min_delay,
+            options.max_delay,
+            state.next_delay if polls > 1 else None,
+            plan.rng,
+        ),
     )
-    delay = backoff(context)
-    kind = type(delay)
-    if not ((kind is float or kind is int) and 0 <= delay <= MAX_SECONDS):
-        delay = check_delay(plan, backoff, context, delay)  # refused with a reason
     final = remaining - delay <= options.min_delay
     if final:
         delay = remaining

@@ -9,7 +9,6 @@ takes the input itself. Client adapters (`waitable.adapters`) pass their own
 from __future__ import annotations
 
 import inspect
-from types import CoroutineType
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeAlias
 
@@ -19,7 +18,7 @@ __all__ = [
     "AsyncClientError",
     "Invoker",
     "OperationCall",
-    "awaiting",
+    "awaitable_check",
     "bind_operation",
     "refuse_async",
 ]
@@ -70,22 +69,6 @@ def awaitable_check(waiter: str) -> Callable[[Any], Awaitable[Any]]:
         return awaitable
 
     return checked
-
-
-def awaiting(call: OperationCall, waiter: str) -> Callable[[Any], Awaitable[Any]]:
-    """Wrap `call` so that a non-awaitable result is a clear error, not a failed poll.
-
-    The wrapper returns the client's awaitable itself (no coroutine of its own:
-    with many waits in flight, every frame per pending call counts). A waiter's
-    own waits need no wrapper: the driver applies `awaitable_check` itself.
-    """
-    check = awaitable_check(waiter)
-
-    def call_async(input: Any) -> Awaitable[Any]:
-        pending = call(input)
-        return pending if type(pending) is CoroutineType else check(pending)
-
-    return call_async
 
 
 def _async_class(waiter_class: str) -> str:

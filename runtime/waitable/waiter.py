@@ -36,7 +36,6 @@ from .invoke import (
     Invoker,
     OperationCall,
     awaitable_check,
-    awaiting,
     bind_operation,
     refuse_async,
 )
@@ -481,39 +480,25 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
         )
 
     @property
-    def _call_async(self) -> Callable[[Any], Awaitable[Any]]:
-        """The bound client call, checked to return an awaitable (made once per waiter)."""
-        call: Callable[[Any], Awaitable[Any]] = self._async_calls()[1]
-        return call
-
-    @property
     def _awaitable_check(self) -> Callable[[Any], Awaitable[Any]]:
-        """`invoke.awaitable_check` for this waiter (made once per waiter)."""
-        check: Callable[[Any], Awaitable[Any]] = self._async_calls()[2]
+        """`invoke.awaitable_check` for this waiter (made once per waiter): the
+        driver applies it to a call's result that is not a coroutine."""
+        check: Callable[[Any], Awaitable[Any]] | None = self.__dict__.get("_check")
+        if check is None:
+            check = self.__dict__["_check"] = awaitable_check(self.definition.name)
         return check
-
-    def _async_calls(self) -> tuple[Any, ...]:
-        """The client call, it wrapped by `invoke.awaiting`, and the check alone."""
-        made: tuple[Any, ...] | None = self.__dict__.get("_awaiting")
-        if made is None or made[0] is not self._call:
-            name = self.definition.name
-            made = self.__dict__["_awaiting"] = (
-                self._call,
-                awaiting(self._call, name),
-                awaitable_check(name),
-            )
-        return made
 
     async def poll_once(self, saved: SavedWait) -> PollStep[OutputT]:
         """`Waiter.poll_once` for asyncio: one awaited poll of the saved wait."""
         plan, state, rng = self._resume(saved)
         clock = WallClock(self.clock)
-        call, input = self._call_async, saved.input
+        call, input = self._call, saved.input
         turn = await run_async(
             flow(plan, state, clock.now, input),
             lambda: call(input),
             clock,
             lambda: state.attempts,
+            awaitable=self._awaitable_check,
         )
         return self._step(saved, state, rng, turn)
 

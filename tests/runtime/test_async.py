@@ -146,13 +146,17 @@ def test_many_waiters_share_one_virtual_clock() -> None:
     asyncio.run(main())
 
 
-def test_a_sync_client_given_to_an_async_waiter_is_a_clear_error() -> None:
+@pytest.mark.parametrize("turn", ["wait", "poll_once"])
+def test_a_sync_client_given_to_an_async_waiter_is_a_clear_error(turn: str) -> None:
     cls = waiter_class(THING_EXISTS, AsyncWaiter)
     waiter = cls(lambda input: PENDING, clock=VirtualClock())
     with pytest.raises(
         WaiterConfigurationError, match="an async waiter needs an async client"
     ):
-        asyncio.run(waiter.wait({}, max_wait_time=10))
+        if turn == "wait":
+            asyncio.run(waiter.wait({}, max_wait_time=10))
+        else:
+            asyncio.run(waiter.poll_once(waiter.start({}, max_wait_time=10)))
 
 
 def test_an_aiobotocore_style_client_is_called_with_keyword_arguments() -> None:
