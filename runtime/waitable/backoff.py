@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .records import draft_class
+from .seconds import MAX_SECONDS
 
 __all__ = [
     "Backoff",
@@ -33,6 +34,7 @@ __all__ = [
     "RetryContext",
     "RetryImmediately",
     "SmithyBackoff",
+    "constant_delay",
 ]
 
 
@@ -159,6 +161,21 @@ class FixedDelay:
 
     def __call__(self, retry: RetryContext, /) -> float:
         return retry.min_delay if self.delay is None else self.delay
+
+
+def constant_delay(backoff: object, min_delay: float) -> float | None:
+    """The delay `backoff` answers for every retry, when that is known without asking
+    (`RetryImmediately` and `FixedDelay`, exactly those types, with a valid delay);
+    else None. The engine then skips the per-retry `RetryContext` and call."""
+    kind = type(backoff)
+    if kind is RetryImmediately:
+        return 0
+    if kind is not FixedDelay:
+        return None
+    assert isinstance(backoff, FixedDelay)
+    delay = min_delay if backoff.delay is None else backoff.delay
+    valid = type(delay) in (int, float) and 0 <= delay <= MAX_SECONDS
+    return delay if valid else None  # else asked each time, and refused as usual
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,7 +63,7 @@ from .actions import (
     Sleep,
     new_sleep,
 )
-from .backoff import new_context
+from .backoff import constant_delay, new_context
 from .calls import (
     LATE,
     CallJudge,
@@ -149,6 +149,17 @@ class WaitPlan:
     call_retry: CallRetry | None = None
     rate_limit: RateLimit | None = None
     stop: Callable[[WaitState], bool] | None = None
+    #: The backoff's delay when it is the same for every retry (`constant_delay`),
+    #: and its `Sleep`: the flow then neither builds a `RetryContext` nor asks.
+    fixed_delay: float | None = field(init=False, repr=False, compare=False)
+    fixed_sleep: Sleep | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        fixed = constant_delay(self.options.backoff, self.options.min_delay)
+        object.__setattr__(self, "fixed_delay", fixed)
+        zero = fixed == 0 and type(fixed) is int
+        sleep = None if fixed is None else _NO_SLEEP if zero else Sleep(fixed)
+        object.__setattr__(self, "fixed_sleep", sleep)
 
 
 @dataclass(slots=True)
@@ -426,26 +437,33 @@ def _schedule(plan: WaitPlan, state: WaitState, now: float) -> Sleep:
                 why="no acceptor reached success or failure by the deadline",
             )
         )
-    delay = checked_delay(
-        plan,
-        options.backoff,
-        new_context(
-            polls,
-            remaining,
-            options.min_delay,
-            options.max_delay,
-            state.next_delay if polls > 1 else None,
-            plan.rng,
-        ),
-    )
+    delay = plan.fixed_delay
+    if delay is None:
+        delay = checked_delay(
+            plan,
+            options.backoff,
+            new_context(
+                polls,
+                remaining,
+                options.min_delay,
+                options.max_delay,
+                state.next_delay if polls > 1 else None,
+                plan.rng,
+            ),
+        )
+        sleep = None
+    else:
+        sleep = plan.fixed_sleep
     final = remaining - delay <= options.min_delay
     if final:
-        delay = remaining
+        delay, sleep = remaining, None
     state.final = final
     state.next_delay = delay
     state.next_poll_at = now + delay
     if delay:  # (adding 0 would make another float to keep per pending wait)
         state.total_delay += delay
+    if sleep is not None:
+        return sleep
     return _NO_SLEEP if delay == 0 and type(delay) is int else new_sleep(delay)
 
 

@@ -25,9 +25,10 @@ from waitable import (
     WaiterConfigurationError,
     WaiterTimeoutError,
 )
+from waitable.backoff import constant_delay
 from waitable.waiter import Waiter
 
-from .harness import THING_EXISTS, Step, run_sync
+from .harness import DRIVERS, THING_EXISTS, Step, run_sync
 
 PENDING = {"status": "pending"}
 
@@ -219,3 +220,69 @@ def test_a_strategy_returning_nonsense_is_a_clear_error(bad: Any) -> None:
         match="a strategy must return a number of seconds >= 0",
     ):
         waiter.wait({}, max_wait_time=10, backoff=lambda retry: bad)
+
+
+@pytest.mark.parametrize(
+    ("strategy", "expected"),
+    [
+        (RetryImmediately(), 0),
+        (FixedDelay(), 2),
+        (FixedDelay(7.5), 7.5),
+        (FixedDelay(0.0), 0.0),
+        # Not known without asking: asked per retry (an invalid delay is refused there).
+        (FixedDelay(-1), None),
+        (FixedDelay(float("nan")), None),
+        (SmithyBackoff(), None),
+        (type("Mine", (FixedDelay,), {"__call__": lambda self, retry: 9})(3), None),
+        (lambda retry: 5, None),
+    ],
+)
+def test_constant_delay_is_known_only_for_exact_constant_strategies(
+    strategy: Backoff, expected: float | None
+) -> None:
+    found = constant_delay(strategy, 2)
+    assert found == expected and type(found) is type(expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    delay=st.one_of(
+        st.none(),
+        st.integers(min_value=0, max_value=30),
+        st.floats(min_value=0, max_value=30),
+    ),
+    immediately=st.booleans(),
+    max_wait_time=st.integers(min_value=1, max_value=200),
+    latency=st.sampled_from([0, 0.25, 3]),
+    driver=st.sampled_from(sorted(DRIVERS)),
+)
+def test_a_constant_strategy_waits_as_the_same_strategy_asked_each_retry(
+    delay: float | None,
+    immediately: bool,
+    max_wait_time: int,
+    latency: float,
+    driver: str,
+) -> None:
+    # The flow skips the RetryContext for a constant strategy; a plain callable
+    # answering the same is asked every time: both waits must be the same.
+    strategy: Backoff = RetryImmediately() if immediately else FixedDelay(delay)
+    asked = constant_delay(strategy, 2)
+    assert asked is not None
+    steps = [Step(output=PENDING, latency=latency)] * 40 + [
+        Step(output={"status": "success"}, latency=latency)
+    ]
+    fast = DRIVERS[driver](
+        THING_EXISTS, steps, max_wait_time=max_wait_time, backoff=strategy
+    )
+    slow = DRIVERS[driver](
+        THING_EXISTS,
+        steps,
+        max_wait_time=max_wait_time,
+        backoff=lambda retry: strategy(retry),
+    )
+    assert type(fast.error) is type(slow.error)
+    assert fast.outcome.history == slow.outcome.history
+    assert [type(a.delay) for a in fast.outcome.history] == [
+        type(a.delay) for a in slow.outcome.history
+    ]
+    assert fast.outcome.elapsed == slow.outcome.elapsed
