@@ -44,6 +44,8 @@ _SCALARS: dict[str, Source] = {
 _CONTAINERS = frozenset({"structure", "union"})
 _TYPED_DICT = compose("_t.TypedDict")
 _NOT_REQUIRED = compose("_t.NotRequired")
+_REQUIRED = "smithy.api#required"
+_OPTIONAL = "smithy.api#clientOptional"
 
 
 @dataclass
@@ -75,6 +77,7 @@ class TypedDictPlanner:
         # annotation and each field line is made once per package.
         self._annotations: dict[str, Expression] = {}
         self._fields: dict[tuple[str, Expression, bool, bool], FieldPlan] = {}
+        self._optional: dict[Source, Expression] = {}
 
     def plan(
         self, roots: Iterable[str], synthetic: Iterable[tuple[str, Identifier]]
@@ -163,17 +166,21 @@ class TypedDictPlanner:
             not is_identifier(name) or name.startswith("_") for name in member_names
         )
         fields = []
-        for member in shape.members.values():
-            annotation = self._annotation(self.model.target(member), member.traits)
-            required = (
-                not union
-                and member.required
-                and "smithy.api#clientOptional" not in member.traits
-            )
+        shapes, annotations, planned_fields = (
+            self.model.shapes,
+            self._annotations,
+            self._fields,
+        )
+        for member in shape.members.values():  # the hot loop: lookups inlined
+            traits = member.traits
+            annotation = annotations.get(member.target)
+            if annotation is None:  # not planned yet, or a blob (never kept)
+                annotation = self._annotation(shapes[member.target], traits)
+            required = not union and _REQUIRED in traits and _OPTIONAL not in traits
             wanted = (member.name, annotation, required, functional)
-            planned = self._fields.get(wanted)
+            planned = planned_fields.get(wanted)
             if planned is None:
-                planned = self._fields[wanted] = _plan_field(*wanted)
+                planned = planned_fields[wanted] = self._plan_field(*wanted)
             fields.append(planned)
         kind = "union (set exactly one key)" if union else "structure"
         doc = f"The {kind} `{shape_id}`."
@@ -222,19 +229,26 @@ class TypedDictPlanner:
             self.result.needs_decimal = True
         return plain(scalar)
 
+    def _plan_field(
+        self, name: str, annotation: Expression, required: bool, functional: bool
+    ) -> FieldPlan:
+        """One key of a TypedDict: its line in a class body, or in the functional
+        form (`"key": type,`) when `functional`."""
+        key = string_literal(name)
+        if functional:
+            annotation = plain(string_literal(annotation.text))
+        full = annotation if required else self._not_required(annotation.text)
+        if functional:
+            line = subscript_line(compose("{}: ", key), full, 8, compose(","))
+        else:
+            prefix = compose("{}: ", identifier(name))
+            line = subscript_line(prefix, full, 4, parenthesize=True)
+        return FieldPlan(name, key, annotation.text, required, line)
 
-def _plan_field(
-    name: str, annotation: Expression, required: bool, functional: bool
-) -> FieldPlan:
-    """One key of a TypedDict: its line in a class body, or in the functional form
-    (`"key": type,`) when `functional`."""
-    key = string_literal(name)
-    if functional:
-        annotation = plain(string_literal(annotation.text))
-    full = annotation if required else subscript(_NOT_REQUIRED, annotation.text)
-    if functional:
-        line = subscript_line(compose("{}: ", key), full, 8, compose(","))
-    else:
-        prefix = compose("{}: ", identifier(name))
-        line = subscript_line(prefix, full, 4, parenthesize=True)
-    return FieldPlan(name, key, annotation.text, required, line)
+    def _not_required(self, annotation: Source) -> Expression:
+        """`_t.NotRequired[annotation]`, made once per annotation: most members
+        are optional, and a package's members share a few annotations."""
+        known = self._optional.get(annotation)
+        if known is None:
+            known = self._optional[annotation] = subscript(_NOT_REQUIRED, annotation)
+        return known
