@@ -150,11 +150,12 @@ def plan_generation(
     # Read once (a trait on a non-operation stops generation here), planned below.
     specs = {shape.id: read_waiters(shape) for shape in model.waitable_operations()}
     groups = _groups(model, service)
+    files = [group.model_files(sources) for group in groups]  # once per group
     packages = tuple(
-        _plan_package(model, group, compiler, group.model_files(sources), specs)
-        for group in groups
+        _plan_package(model, group, compiler, names, specs)
+        for group, names in zip(groups, files)
     )
-    used = {name for group in groups for name in group.model_files(sources)}
+    used = {name for names in files for name in names}
     root_doc = None
     if any(group.path for group in groups):
         names = ", ".join(f"`{group.path[-1]}`" for group in groups)
@@ -260,13 +261,18 @@ def _plan_package(
     definition_names: set[str] = set()
     waiters = []
     for spec in specs:
-        definition_name = unique_name(
-            identifier(f"_{snake_case(spec.name).upper()}"), definition_names
-        )
+        snake = snake_case(spec.name)  # made once: both names below come from it
+        definition_name = unique_name(identifier(f"_{snake.upper()}"), definition_names)
         definition_names.add(definition_name)
         waiters.append(
             _plan_waiter(
-                model, spec, service, typed.names, functions, definition_name, plain
+                model,
+                spec,
+                service,
+                typed.names,
+                functions,
+                (snake, definition_name),
+                plain,
             )
         )
     if service is not None:
@@ -321,12 +327,13 @@ def _plan_waiter(
     service: Shape | None,
     type_names: dict[str, Identifier],
     functions: SearchFunctions,
-    definition_name: Identifier,
+    names: tuple[Identifier, Identifier],
     plain: PlainShapes,
 ) -> WaiterPlan:
+    """One waiter's plan; `names` are its snake_case name and its definition's."""
     op = spec.operation
     method = xform_name(op.name)
-    snake = snake_case(spec.name)
+    snake, definition_name = names
     where = f"{op.source}: {op.id}, waiter {spec.name}"
     acceptors = tuple(
         _plan_acceptor(acceptor, index, snake, f"{where}, acceptor {index}", functions)
