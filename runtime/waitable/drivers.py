@@ -155,11 +155,18 @@ async def run_async(
                 try:
                     # Guarded on every clock: a cancel that comes while the request
                     # cleans up after an earlier one waits for that cleanup to end.
-                    outcome = new_returned(
-                        await cutoff.guard(
-                            poll() if input is _NO_INPUT else poll(input), awaitable
+                    # The cut-off takes the request's steps here (no call per poll):
+                    # `awaitable` checks a result that is not a coroutine first.
+                    pending = poll() if input is _NO_INPUT else poll(input)
+                    if type(pending) is not CoroutineType:
+                        pending = _awaited(
+                            pending if awaitable is None else awaitable(pending)
                         )
-                    )
+                    cutoff.request = pending.__await__()
+                    cutoff.__next__ = cutoff.request.__next__  # type: ignore[method-assign]
+                    cutoff.guarding = _OPEN
+                    del pending  # only the cut-off holds the request while it runs
+                    outcome = new_returned(await cutoff)
                 except WaiterConfigurationError:
                     cutoff.take()
                     raise
@@ -237,10 +244,10 @@ class _Cutoff(Generator[Any, Any, Any]):
     cancellation once the poll has ended, as `asyncio.timeout` does. This one
     runs on the event loop's timers (the real clock); `_ClockCutoff` on a clock's.
 
-    The guard (`guard(request)`, then awaited) lets the first cancellation (the
-    waiter's or the timer's) reach the request and holds later ones until the
-    request has ended, so its cleanup runs to the end; no task is made per
-    request. Until a cancellation comes, `__next__` is the request's own C-level
+    The guard (the driver sets `request` and `__next__`, then awaits it) lets the
+    first cancellation (the waiter's or the timer's) reach the request and holds
+    later ones until the request has ended, so its cleanup runs to the end; no
+    task is made per request. Until a cancellation comes, `__next__` is the request's own C-level
     step: a request that ends leaves through no Python frame (one would keep the
     driver's frame object alive, about 300 bytes per pending wait).
     """
@@ -318,26 +325,6 @@ class _Cutoff(Generator[Any, Any, Any]):
         if self.handle is not None:
             self.handle.cancel()
             self.handle = None
-
-    def guard(
-        self, pending: Any, check: Callable[[Any], Awaitable[Any]] | None = None
-    ) -> _Cutoff:
-        """Take `pending` as the request to guard; await the result for the request's.
-
-        A `pending` that is not a coroutine goes through `check` first, if given
-        (`run_async`'s `awaitable`). The driver drops the request (`request` and
-        `__next__` set to None) once its poll has ended: it is not kept while the
-        wait sleeps.
-        """
-        steps: Coroutine[Any, Any, Any]
-        if type(pending) is CoroutineType:
-            steps = pending
-        else:
-            steps = _awaited(pending if check is None else check(pending))
-        request = self.request = steps.__await__()
-        self.__next__ = request.__next__  # type: ignore[method-assign]
-        self.guarding = _OPEN
-        return self
 
     def __await__(self) -> Generator[Any, Any, Any]:
         return self

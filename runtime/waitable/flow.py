@@ -87,7 +87,7 @@ from .errors import (
 )
 from .matching import Verdict, input_to_jmespath, match_error, match_output
 from .options import WaitOptions
-from .history import History
+from .history import History, new_history
 from .results import Attempt, Retry, WaiterResult
 
 __all__ = [
@@ -118,6 +118,7 @@ _EPSILON = EPSILON
 # The verdicts no acceptor chose, made once rather than on every poll.
 _IMPLICIT_RETRY = Verdict(AcceptorState.RETRY, None)
 _IMPLICIT_FAILURE = Verdict(AcceptorState.FAILURE, None)
+_new = object.__new__
 # `RetryImmediately`'s sleep, made once (a `Sleep` is immutable).
 _NO_SLEEP = Sleep(0)
 
@@ -194,12 +195,24 @@ NOT_YET = math.nan
 
 
 def start(plan: WaitPlan, now: float, history_limit: int | None = None) -> WaitState:
-    """A fresh state for a wait beginning at clock time `now` (`NOT_YET`: at its first step)."""
-    return WaitState(
-        started_at=now,
-        deadline=now + plan.options.max_wait_time,
-        history_limit=history_limit,
-    )
+    """A fresh state for a wait beginning at clock time `now` (`NOT_YET`: at its first step).
+
+    Built slot by slot, as `WaitState(started_at=now, deadline=..., history_limit=...)`
+    would build it, without the dataclass's keyword `__init__`, its `__post_init__`
+    and `History.__init__` (one state per wait; thousands of waits start at once).
+    """
+    state: WaitState = _new(WaitState)
+    state.started_at = now
+    state.deadline = now + plan.options.max_wait_time
+    state.history = new_history(history_limit)
+    state.next_delay = 0
+    state.next_poll_at = None
+    state.final = False
+    state.last_output = None
+    state.attempts = 0
+    state.history_limit = history_limit
+    state.total_delay = 0.0
+    return state
 
 
 def flow(

@@ -14,7 +14,7 @@ from typing import Any, overload
 from .definition import AcceptorState
 from .results import Attempt, Retry
 
-__all__ = ["History"]
+__all__ = ["History", "new_history"]
 
 # number, started_at, delay, duration, verdict, output, error.
 _WIDTH = 7
@@ -163,3 +163,12 @@ class History(Sequence[Attempt[Any]]):
 
     def __repr__(self) -> str:
         return f"History({list(self)!r}, limit={self.limit!r})"
+
+
+def new_history(limit: int | None = None) -> History:
+    """`History((), limit)`, built without `__init__`: the engine makes one per wait."""
+    history = _new(History)
+    history._items = []
+    history.limit = limit
+    made: History = history
+    return made

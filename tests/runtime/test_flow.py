@@ -6,6 +6,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from waitable import SmithyBackoff, WaiterTimeoutError
 from waitable.flow import (
@@ -15,6 +17,7 @@ from waitable.flow import (
     Returned,
     Sleep,
     WaitPlan,
+    WaitState,
     flow,
     start,
 )
@@ -132,3 +135,28 @@ def test_the_final_poll_starts_at_the_deadline_and_gets_min_delay_to_answer() ->
     clock.advance(1.5)
     with pytest.raises(StopIteration):
         actions.send(DONE)  # answered within the allowance: it counts
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    now=st.one_of(st.floats(min_value=0, max_value=1e9), st.integers(0, 10**9)),
+    max_wait_time=st.integers(min_value=1, max_value=10**6),
+    history_limit=st.one_of(st.none(), st.integers(min_value=1, max_value=100)),
+)
+def test_start_builds_the_state_the_dataclass_would(
+    now: float, max_wait_time: int, history_limit: int | None
+) -> None:
+    # `start` fills the slots itself (one state per wait): the same state, field by
+    # field and type by type, as the keyword constructor makes.
+    the_plan = plan(max_wait_time)
+    fast = start(the_plan, now, history_limit)
+    slow = WaitState(
+        started_at=now,
+        deadline=now + the_plan.options.max_wait_time,
+        history_limit=history_limit,
+    )
+    assert fast == slow
+    for name in WaitState.__slots__:
+        assert type(getattr(fast, name)) is type(getattr(slow, name)), name
+    assert fast.history.limit == slow.history.limit == history_limit
+    assert list(fast.history) == [] and fast.history is not slow.history
