@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .records import draft_class
-from .seconds import MAX_SECONDS
+from .seconds import is_plain_delay
 
 __all__ = [
     "Backoff",
@@ -174,8 +174,8 @@ def constant_delay(backoff: object, min_delay: float) -> float | None:
         return None
     assert isinstance(backoff, FixedDelay)
     delay = min_delay if backoff.delay is None else backoff.delay
-    valid = type(delay) in (int, float) and 0 <= delay <= MAX_SECONDS
-    return delay if valid else None  # else asked each time, and refused as usual
+    # Anything else is asked each time, and refused there as usual.
+    return delay if is_plain_delay(delay) else None
 
 
 @dataclass(frozen=True, slots=True)

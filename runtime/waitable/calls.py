@@ -34,7 +34,7 @@ from .error_codes import error_code
 from .errors import WaiterConfigurationError, WaiterEvaluationError
 from .matching import Verdict
 from .results import Retry
-from .seconds import MAX_SECONDS
+from .seconds import MAX_SECONDS, is_plain_delay
 
 if TYPE_CHECKING:
     from .flow import WaitPlan, WaitState
@@ -340,8 +340,7 @@ def _retry_delay(
 def checked_delay(plan: WaitPlan, backoff: Backoff, retry: RetryContext) -> float:
     """`backoff(retry)`, refused unless it is a finite number of seconds >= 0."""
     delay = backoff(retry)
-    kind = type(delay)
-    if (kind is float or kind is int) and 0 <= delay <= MAX_SECONDS:
+    if is_plain_delay(delay):
         return delay  # the usual case, checked without the isinstance calls below
     return _refused_unless_valid(plan, backoff, retry, delay)
 

@@ -247,9 +247,10 @@ class _Cutoff(Generator[Any, Any, Any]):
     The guard (the driver sets `request` and `__next__`, then awaits it) lets the
     first cancellation (the waiter's or the timer's) reach the request and holds
     later ones until the request has ended, so its cleanup runs to the end; no
-    task is made per request. Until a cancellation comes, `__next__` is the request's own C-level
-    step: a request that ends leaves through no Python frame (one would keep the
-    driver's frame object alive, about 300 bytes per pending wait).
+    task is made per request. Until a cancellation comes, `__next__` is the
+    request's own C-level step: a request that ends leaves through no Python
+    frame (one would keep the driver's frame object alive, about 300 bytes per
+    pending wait).
     """
 
     __slots__ = (

@@ -118,6 +118,7 @@ _EPSILON = EPSILON
 # The verdicts no acceptor chose, made once rather than on every poll.
 _IMPLICIT_RETRY = Verdict(AcceptorState.RETRY, None)
 _IMPLICIT_FAILURE = Verdict(AcceptorState.FAILURE, None)
+# A state made without its `__init__` (`start`).
 _new = object.__new__
 # `RetryImmediately`'s sleep, made once (a `Sleep` is immutable).
 _NO_SLEEP = Sleep(0)

@@ -12,7 +12,13 @@ import math
 import numbers
 import operator
 
-__all__ = ["MAX_SECONDS", "SecondsError", "describe_value", "parse_seconds"]
+__all__ = [
+    "MAX_SECONDS",
+    "SecondsError",
+    "describe_value",
+    "is_plain_delay",
+    "parse_seconds",
+]
 
 MAX_SECONDS = 100 * 365 * 24 * 3600
 """The largest number of seconds accepted anywhere (100 years)."""
@@ -25,6 +31,13 @@ _WHAT = (
 
 class SecondsError(ValueError):
     """Why a value is not a number of seconds, and what to pass instead (no waiter named)."""
+
+
+def is_plain_delay(value: object) -> bool:
+    """True for a delay taken as it is: an exact `int` or `float` from 0 to
+    `MAX_SECONDS` (anything else a backoff returns goes through the full check)."""
+    kind = type(value)
+    return (kind is float or kind is int) and 0 <= value <= MAX_SECONDS  # type: ignore[operator]
 
 
 def describe_value(value: object) -> str:
