@@ -88,7 +88,7 @@ from .errors import (
 from .matching import Verdict, input_to_jmespath, match_error, match_output
 from .options import WaitOptions
 from .history import History, new_history
-from .results import Attempt, Retry, WaiterResult
+from .results import Attempt, Retry, WaiterResult, new_result
 
 __all__ = [
     "Action",
@@ -112,6 +112,11 @@ __all__ = [
 ]
 
 logger = logging.getLogger("waitable")
+#: The logger's own memo of `isEnabledFor` answers (CPython's `Logger._cache`, emptied
+#: whenever a level changes): a remembered False answers "not enabled" without the
+#: call, which costs about 1% of a poll. Any other answer still asks the logger.
+_LEVELS: dict[int, bool] = getattr(logger, "_cache", {})
+_DEBUG = logging.DEBUG
 
 _EPSILON = EPSILON
 
@@ -322,6 +327,53 @@ def _decide(
     `call` is `make_call`'s record (retries, and maybe a verdict already); without
     it the outcome is checked against the poll's timeout here.
     """
+    if (
+        call is None
+        and type(outcome) is Returned
+        and plan.judge is None
+        and not state.final
+        and (remaining := state.deadline - started) > 0
+        and finished - started <= remaining + EPSILON
+    ):
+        # The usual poll: a response in time, judged by the acceptors.
+        output = state.last_output = outcome.output
+        try:
+            verdict = match_output(plan.definition, output, input_data)
+        except WaiterEvaluationError:
+            pass  # the general path below judges it again and reports it
+        else:
+            state.attempts += 1
+            history = state.history
+            history.record(
+                state.attempts,
+                started - state.started_at,
+                state.next_delay,
+                finished - started,
+                verdict.state,
+                verdict.acceptor_index,
+                output,
+                None,
+            )
+            if plan.on_attempt is not None or (
+                _LEVELS.get(_DEBUG) is not False and logger.isEnabledFor(_DEBUG)
+            ):
+                _report(plan, history[-1])
+            if verdict.state is AcceptorState.RETRY:
+                return None
+            return _conclude(plan, state, verdict, finished)
+    return _decide_in_general(plan, state, input_data, outcome, started, finished, call)
+
+
+def _decide_in_general(
+    plan: WaitPlan,
+    state: WaitState,
+    input_data: Any,
+    outcome: Any,
+    started: float,
+    finished: float,
+    call: CallRecord | None,
+) -> WaiterResult[Any] | None:
+    """`_decide` for any outcome, any judge and any call record."""
     definition = plan.definition
     verdict: Verdict | None = None
     broken: WaiterEvaluationError | None = None
@@ -382,7 +434,9 @@ def _decide(
         retries,
         retry_stopped,
     )
-    if plan.on_attempt is not None or logger.isEnabledFor(logging.DEBUG):
+    if plan.on_attempt is not None or (
+        _LEVELS.get(_DEBUG) is not False and logger.isEnabledFor(_DEBUG)
+    ):
         _report(plan, history[-1])  # the Attempt, read back (history_limit >= 1)
     if broken is not None:
         error = broken.with_result(_result(state, definition, finished))
@@ -395,6 +449,14 @@ def _decide(
             assert code is not None
             _fail_operation(plan, state, finished, outcome.error, code)
         verdict = _IMPLICIT_FAILURE
+    return _conclude(plan, state, verdict, finished)
+
+
+def _conclude(
+    plan: WaitPlan, state: WaitState, verdict: Verdict, finished: float
+) -> WaiterResult[Any] | None:
+    """The wait's end on a success or failure verdict (raised), None on a retry."""
+    definition = plan.definition
     if verdict.state is AcceptorState.SUCCESS:
         result = _result(state, definition, finished, AcceptorState.SUCCESS)
         if logger.isEnabledFor(logging.INFO):
@@ -527,7 +589,7 @@ def _result(
     final_state: AcceptorState = AcceptorState.FAILURE,
 ) -> WaiterResult[Any]:
     end = state.history.last_end()
-    return WaiterResult(
+    return new_result(
         definition.name,
         final_state,
         state.last_output,

@@ -11,6 +11,7 @@ than half the cost; it is frozen from then on.
 
 from __future__ import annotations
 
+import types
 from typing import Any
 
 __all__ = ["draft_class"]
@@ -23,4 +24,10 @@ def draft_class(frozen: type) -> type:
     `frozen`; every slot must be set first (a frozen record has no unset field).
     """
     slots: Any = frozen.__dict__["__slots__"]
-    return type(f"_{frozen.__name__}Draft", (), {"__slots__": tuple(slots)})
+    # The same bases (`Generic[T]`, say): Python compares them before the slots.
+    bases = getattr(frozen, "__orig_bases__", frozen.__bases__)
+    return types.new_class(
+        f"_{frozen.__name__}Draft",
+        bases,
+        exec_body=lambda namespace: namespace.update(__slots__=tuple(slots)),
+    )

@@ -7,8 +7,9 @@ from dataclasses import FrozenInstanceError, dataclass
 from typing import Any, Generic, TypeVar
 
 from .definition import AcceptorState
+from .records import draft_class
 
-__all__ = ["Attempt", "Retry", "WaiterResult"]
+__all__ = ["Attempt", "Retry", "WaiterResult", "new_result"]
 
 OutputT = TypeVar("OutputT")
 
@@ -147,3 +148,28 @@ class WaiterResult(Generic[OutputT]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), self._fields())
+
+
+_ResultDraft: Any = draft_class(WaiterResult)
+
+
+def new_result(
+    waiter: str,
+    state: AcceptorState,
+    output: Any,
+    attempts: int,
+    elapsed: float,
+    history: Iterable[Attempt[Any]],
+) -> WaiterResult[Any]:
+    """`WaiterResult(waiter, state, output, attempts, elapsed, history)`, built the
+    engine's fast way (`waitable.records`): the flow makes one per wait."""
+    result = _ResultDraft()
+    result.waiter = waiter
+    result.state = state
+    result.output = output
+    result.attempts = attempts
+    result.elapsed = elapsed
+    result._history = history
+    result.__class__ = WaiterResult
+    made: WaiterResult[Any] = result
+    return made

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
 from typing import Any
 
@@ -12,6 +13,8 @@ from hypothesis import strategies as st
 
 from waitable.actions import Poll, Returned, Sleep, new_poll, new_returned, new_sleep
 from waitable.backoff import RetryContext, new_context
+from waitable.definition import AcceptorState
+from waitable.results import WaiterResult, new_result
 
 seconds = st.floats(allow_nan=False) | st.integers(0, 10**6)
 
@@ -56,3 +59,29 @@ def test_new_returned_is_returned(output: Any) -> None:
 @given(seconds)
 def test_new_sleep_is_sleep(seconds_: float) -> None:
     same_record(new_sleep(seconds_), Sleep(seconds_))
+
+
+@given(
+    st.text(max_size=5),
+    st.sampled_from(list(AcceptorState)),
+    st.none() | st.text(max_size=3) | st.integers(),
+    st.integers(0, 10**6),
+    seconds,
+    st.lists(st.integers(), max_size=3).map(tuple),
+)
+def test_new_result_is_waiter_result(
+    waiter: str,
+    state: AcceptorState,
+    output: Any,
+    attempts: int,
+    elapsed: float,
+    history: tuple[Any, ...],
+) -> None:
+    made = new_result(waiter, state, output, attempts, elapsed, history)
+    public = WaiterResult(waiter, state, output, attempts, elapsed, history)
+    assert type(made) is WaiterResult
+    assert made == public and repr(made) == repr(public) and hash(made) == hash(public)
+    assert made.output is output and made.history is history
+    assert pickle.loads(pickle.dumps(made)) == public
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.output = None  # type: ignore[misc]
