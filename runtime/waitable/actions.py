@@ -22,8 +22,10 @@ __all__ = [
     "NoRetryCapacity",
     "Outcome",
     "Poll",
+    "PollDraft",
     "Raised",
     "Returned",
+    "ReturnedDraft",
     "START_TOLERANCE",
     "Sleep",
     "new_poll",
@@ -114,8 +116,10 @@ class Late:
     """The driver did not make the call: the clock read past `Poll.start_by`."""
 
 
-_PollDraft: Any = draft_class(Poll)
-_ReturnedDraft: Any = draft_class(Returned)
+#: `Poll`'s unfrozen twin (`waitable.records`), filled by `new_poll` and `poll_for`.
+PollDraft: Any = draft_class(Poll)
+#: `Returned`'s unfrozen twin, filled by `new_returned` and the async driver.
+ReturnedDraft: Any = draft_class(Returned)
 _SleepDraft: Any = draft_class(Sleep)
 
 
@@ -124,7 +128,7 @@ def new_poll(
 ) -> Poll:
     """`Poll(attempt, remaining, timeout, start_by, cut_at)`, built the engine's fast way
     (`waitable.records`): the flow makes one per poll."""
-    poll = _PollDraft()
+    poll = PollDraft()
     poll.attempt = attempt
     poll.remaining = remaining
     poll.timeout = timeout
@@ -146,7 +150,7 @@ def new_sleep(seconds: float) -> Sleep:
 
 def new_returned(output: Any) -> Returned:
     """`Returned(output)`, built the engine's fast way: a driver makes one per poll."""
-    returned = _ReturnedDraft()
+    returned = ReturnedDraft()
     returned.output = output
     returned.__class__ = Returned
     made: Returned = returned

@@ -27,7 +27,7 @@ from .actions import (
     Raised,
     Returned,
     Sleep,
-    new_poll,
+    PollDraft,
 )
 from .backoff import Backoff, RetryContext
 from .error_codes import error_code
@@ -216,9 +216,15 @@ def poll_for(plan: WaitPlan, state: WaitState, started: float) -> Poll | None:
         cut_at = started + timeout
     else:
         timeout, cut_at = remaining, deadline
-    return new_poll(
-        state.attempts + 1, remaining, timeout, deadline + START_TOLERANCE, cut_at
-    )
+    poll = PollDraft()  # `new_poll`, without the call: one Poll per poll
+    poll.attempt = state.attempts + 1
+    poll.remaining = remaining
+    poll.timeout = timeout
+    poll.start_by = deadline + START_TOLERANCE
+    poll.cut_at = cut_at
+    poll.__class__ = Poll
+    made: Poll = poll
+    return made
 
 
 def poll_timeout(plan: WaitPlan, state: WaitState, started: float) -> float:

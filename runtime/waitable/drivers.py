@@ -26,6 +26,7 @@ from .actions import (
     Raised,
     Returned,
     Sleep,
+    ReturnedDraft,
     new_returned,
 )
 from .calls import CUT_OFF, LATE
@@ -166,7 +167,13 @@ async def run_async(
                     cutoff.__next__ = cutoff.request.__next__  # type: ignore[method-assign]
                     cutoff.guarding = _OPEN
                     del pending  # only the cut-off holds the request while it runs
-                    outcome = new_returned(await cutoff)
+                    # `new_returned(await cutoff)` without the call (in locals the
+                    # frame has anyway: one more would be kept per pending wait).
+                    pending = await cutoff
+                    outcome = ReturnedDraft()
+                    outcome.output = pending  # type: ignore[union-attr, misc]
+                    outcome.__class__ = Returned
+                    del pending
                 except WaiterConfigurationError:
                     cutoff.take()
                     raise

@@ -87,7 +87,7 @@ from .errors import (
 )
 from .matching import Verdict, input_to_jmespath, match_error, match_output
 from .options import WaitOptions
-from .history import History, new_history
+from .history import STATE_CODES, History, new_history
 from .results import Attempt, Retry, WaiterResult, new_result
 
 __all__ = [
@@ -116,7 +116,7 @@ logger = logging.getLogger("waitable")
 #: whenever a level changes): a remembered False answers "not enabled" without the
 #: call, which costs about 1% of a poll. Any other answer still asks the logger.
 _LEVELS: dict[int, bool] = getattr(logger, "_cache", {})
-_DEBUG = logging.DEBUG
+_DEBUG, _INFO = logging.DEBUG, logging.INFO
 
 _EPSILON = EPSILON
 
@@ -344,16 +344,19 @@ def _decide(
         else:
             state.attempts += 1
             history = state.history
-            history.record(
+            history.items += (  # `history.record(...)`, without the call
                 state.attempts,
                 started - state.started_at,
                 state.next_delay,
                 finished - started,
-                verdict.state,
-                verdict.acceptor_index,
+                STATE_CODES[verdict.state]
+                + 3
+                * (0 if verdict.acceptor_index is None else verdict.acceptor_index + 1),
                 output,
                 None,
             )
+            if history.limit is not None:
+                history.trim()
             if plan.on_attempt is not None or (
                 _LEVELS.get(_DEBUG) is not False and logger.isEnabledFor(_DEBUG)
             ):
@@ -459,7 +462,7 @@ def _conclude(
     definition = plan.definition
     if verdict.state is AcceptorState.SUCCESS:
         result = _result(state, definition, finished, AcceptorState.SUCCESS)
-        if logger.isEnabledFor(logging.INFO):
+        if _LEVELS.get(_INFO) is not False and logger.isEnabledFor(_INFO):
             logger.info(
                 "waiter %s succeeded after %d attempt(s) in %.3fs",
                 definition.name,
@@ -492,6 +495,46 @@ def _schedule(plan: WaitPlan, state: WaitState, now: float) -> Sleep:
     """
     options = plan.options
     remaining = state.deadline - now
+    if (
+        options.max_attempts is not None
+        or plan.stop is not None
+        or state.final
+        or remaining <= _EPSILON
+    ):
+        _check_room(plan, state, now, remaining)
+    delay = plan.fixed_delay
+    if delay is None:
+        delay = checked_delay(
+            plan,
+            options.backoff,
+            new_context(
+                state.attempts,
+                remaining,
+                options.min_delay,
+                options.max_delay,
+                state.next_delay if state.attempts > 1 else None,
+                plan.rng,
+            ),
+        )
+        sleep = None
+    else:
+        sleep = plan.fixed_sleep
+    if remaining - delay <= options.min_delay:  # the final poll, at the deadline
+        delay, sleep = remaining, None
+        state.final = True
+    state.next_delay = delay
+    state.next_poll_at = now + delay
+    if delay:  # (adding 0 would make another float to keep per pending wait)
+        state.total_delay += delay
+    if sleep is not None:
+        return sleep
+    return _NO_SLEEP if delay == 0 and type(delay) is int else new_sleep(delay)
+
+
+def _check_room(plan: WaitPlan, state: WaitState, now: float, remaining: float) -> None:
+    """Raise when the attempt cap, the front end's `stop` or the deadline leaves no
+    room for another poll (`_schedule` asks only when one of them could)."""
+    options = plan.options
     polls = state.attempts
     cap = options.max_attempts
     if (cap is not None and polls >= cap) or (
@@ -513,34 +556,6 @@ def _schedule(plan: WaitPlan, state: WaitState, now: float) -> Sleep:
                 why="no acceptor reached success or failure by the deadline",
             )
         )
-    delay = plan.fixed_delay
-    if delay is None:
-        delay = checked_delay(
-            plan,
-            options.backoff,
-            new_context(
-                polls,
-                remaining,
-                options.min_delay,
-                options.max_delay,
-                state.next_delay if polls > 1 else None,
-                plan.rng,
-            ),
-        )
-        sleep = None
-    else:
-        sleep = plan.fixed_sleep
-    final = remaining - delay <= options.min_delay
-    if final:
-        delay, sleep = remaining, None
-    state.final = final
-    state.next_delay = delay
-    state.next_poll_at = now + delay
-    if delay:  # (adding 0 would make another float to keep per pending wait)
-        state.total_delay += delay
-    if sleep is not None:
-        return sleep
-    return _NO_SLEEP if delay == 0 and type(delay) is int else new_sleep(delay)
 
 
 def _judge(

@@ -14,20 +14,22 @@ from typing import Any, overload
 from .definition import AcceptorState
 from .results import Attempt, Retry
 
-__all__ = ["History", "new_history"]
+__all__ = ["History", "STATE_CODES", "WIDTH", "new_history"]
 
-# number, started_at, delay, duration, verdict, output, error.
-_WIDTH = 7
+#: Slots per poll in `History.items`: number, started_at, delay, duration, verdict
+#: (`STATE_CODES[state] + 3 * (acceptor_index + 1)`, 0 in place of index + 1 for
+#: None), output, error (its type, or `(type, retries, retry_stopped)` when the
+#: poll's call was retried).
+WIDTH = 7
 _STATES = (AcceptorState.SUCCESS, AcceptorState.FAILURE, AcceptorState.RETRY)
-_CODES = {state: code for code, state in enumerate(_STATES)}
+#: Each acceptor state's code in a recorded verdict.
+STATE_CODES = {state: code for code, state in enumerate(_STATES)}
 _new = object.__new__
 
 
 def _attempt(items: list[Any], at: int) -> Attempt[Any]:
     """The `Attempt` whose slots start at `items[at]`."""
-    number, started_at, delay, duration, verdict, output, error = items[
-        at : at + _WIDTH
-    ]
+    number, started_at, delay, duration, verdict, output, error = items[at : at + WIDTH]
     index = verdict // 3 - 1
     if type(error) is tuple:
         error_type, retries, retry_stopped = error
@@ -51,16 +53,17 @@ class History(Sequence[Attempt[Any]]):
     """The newest `limit` polls of a wait (all when None), read as `Attempt`s.
 
     `record` appends a poll from its fields, `append` from an `Attempt`; both drop
-    the oldest poll beyond `limit`. Indexing and iteration build equal `Attempt`s
+    the oldest poll beyond `limit`. The engine's usual poll appends its `WIDTH`
+    slots to `items` itself, then calls `trim()` if there is a limit. Indexing and iteration build equal `Attempt`s
     afresh; `snapshot()` is an unchanging copy for a `WaiterResult`.
     """
 
-    __slots__ = ("_items", "limit")
+    __slots__ = ("items", "limit")
 
     def __init__(
         self, attempts: Iterable[Attempt[Any]] = (), limit: int | None = None
     ) -> None:
-        self._items: list[Any] = []
+        self.items: list[Any] = []
         self.limit = limit
         for attempt in attempts:
             self.append(attempt)
@@ -79,13 +82,14 @@ class History(Sequence[Attempt[Any]]):
         retry_stopped: str | None = None,
     ) -> None:
         """Append one poll, given as the fields of its `Attempt`."""
-        items = self._items
+        items = self.items
         items += (
             number,
             started_at,
             delay,
             duration,
-            _CODES[state] + 3 * (0 if acceptor_index is None else acceptor_index + 1),
+            STATE_CODES[state]
+            + 3 * (0 if acceptor_index is None else acceptor_index + 1),
             output,
             (
                 (error_type, retries, retry_stopped)
@@ -93,9 +97,14 @@ class History(Sequence[Attempt[Any]]):
                 else error_type
             ),
         )
-        limit = self.limit
-        if limit is not None and len(items) > limit * _WIDTH:
-            del items[: len(items) - limit * _WIDTH]
+        if self.limit is not None:
+            self.trim()
+
+    def trim(self) -> None:
+        """Drop the oldest polls beyond `limit` (after `items` was appended to)."""
+        items, limit = self.items, self.limit
+        if limit is not None and len(items) > limit * WIDTH:
+            del items[: len(items) - limit * WIDTH]
 
     def append(self, attempt: Attempt[Any]) -> None:
         """Append one poll's `Attempt`."""
@@ -115,20 +124,20 @@ class History(Sequence[Attempt[Any]]):
     def snapshot(self) -> History:
         """A copy that later polls do not change."""
         copy = _new(History)
-        copy._items = self._items[:]
+        copy.items = self.items[:]
         copy.limit = self.limit
         return copy
 
     def last_end(self) -> float | None:
         """`started_at + duration` of the newest poll (None when empty), without building it."""
-        items = self._items
+        items = self.items
         if not items:
             return None
-        end: float = items[-_WIDTH + 1] + items[-_WIDTH + 3]
+        end: float = items[-WIDTH + 1] + items[-WIDTH + 3]
         return end
 
     def __len__(self) -> int:
-        return len(self._items) // _WIDTH
+        return len(self.items) // WIDTH
 
     @overload
     def __getitem__(self, index: int) -> Attempt[Any]: ...
@@ -146,15 +155,15 @@ class History(Sequence[Attempt[Any]]):
             index += count
         if not 0 <= index < count:
             raise IndexError("history index out of range")
-        return _attempt(self._items, index * _WIDTH)
+        return _attempt(self.items, index * WIDTH)
 
     def __iter__(self) -> Iterator[Attempt[Any]]:
-        items = self._items
-        return (_attempt(items, at) for at in range(0, len(items), _WIDTH))
+        items = self.items
+        return (_attempt(items, at) for at in range(0, len(items), WIDTH))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, History):
-            return self._items == other._items
+            return self.items == other.items
         if isinstance(other, (list, tuple)):
             return list(self) == list(other)
         return NotImplemented
@@ -168,7 +177,7 @@ class History(Sequence[Attempt[Any]]):
 def new_history(limit: int | None = None) -> History:
     """`History((), limit)`, built without `__init__`: the engine makes one per wait."""
     history = _new(History)
-    history._items = []
+    history.items = []
     history.limit = limit
     made: History = history
     return made
