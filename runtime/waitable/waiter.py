@@ -254,16 +254,63 @@ class _WaiterBase(Generic[InputT, OutputT]):
         )
         return plan
 
-    def _begin(self, options: WaitOptions, now: float) -> tuple[WaitPlan, WaitState]:
-        """The plan and the fresh engine state of a wait starting at clock time `now`."""
+    def _wait_plan(
+        self,
+        max_wait_time: float | None,
+        min_delay: float | None,
+        max_delay: float | None,
+        max_attempts: int | None,
+        backoff: Backoff | None,
+    ) -> WaitPlan:
+        """The plan of a wait started with these arguments (`_options_for`, `_plan_with`).
+
+        The last one is reused while the arguments are the very same objects and no
+        attribute of the waiter was set since (`__setattr__` forgets it): thousands
+        of waits started alike pay a few identity checks, not both look-ups.
+        """
+        last = self.__dict__.get("_last_wait")
+        if (
+            last is not None
+            and last[0] is max_wait_time
+            and last[1] is min_delay
+            and last[2] is max_delay
+            and last[3] is max_attempts
+            and last[4] is backoff
+            and last[5] is self.definition
+            and last[6] is type(self).judge
+        ):
+            same: WaitPlan = last[7]
+            return same
+        options = self._options_for(
+            max_wait_time, min_delay, max_delay, max_attempts, backoff
+        )
         plan = self._plan_with(options, self.rng)
+        self.__dict__["_last_wait"] = (
+            max_wait_time,
+            min_delay,
+            max_delay,
+            max_attempts,
+            backoff,
+            self.definition,
+            type(self).judge,
+            plan,
+        )
+        return plan
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set an attribute, and forget the plan made from the old ones (`_wait_plan`)."""
+        self.__dict__.pop("_last_wait", None)
+        object.__setattr__(self, name, value)
+
+    def _begin(self, plan: WaitPlan, now: float) -> WaitState:
+        """The fresh engine state of a wait with `plan` starting at clock time `now`."""
         state = start(plan, now, self.history_limit)
-        delay, final = self._first_delay(options)
+        delay, final = self._first_delay(plan.options)
         if delay:
             state.next_delay, state.final = delay, final
             state.next_poll_at = now + delay
             state.total_delay = delay
-        return plan, state
+        return state
 
     def start(
         self,
@@ -394,11 +441,11 @@ class Waiter(_WaiterBase[InputT, OutputT]):
         max_attempts: int | None,
         backoff: Backoff | None,
     ) -> WaiterResult[OutputT]:
-        options = self._options_for(
+        plan = self._wait_plan(
             max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
         clock, call = self.clock, self._call
-        plan, state = self._begin(options, clock.now())
+        state = self._begin(plan, clock.now())
         result: WaiterResult[OutputT] = run_sync(
             flow(plan, state, clock.now, input), lambda: call(input), clock
         )
@@ -465,12 +512,12 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
         backoff: Backoff | None,
     ) -> Coroutine[Any, Any, WaiterResult[OutputT]]:
         """The wait as the driver's coroutine (no frame of its own in between)."""
-        options = self._options_for(
+        plan = self._wait_plan(
             max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
         clock = self.clock
         now = monotonic if type(clock) is SystemClock else clock.now
-        plan, state = self._begin(options, NOT_YET)  # starts when awaited
+        state = self._begin(plan, NOT_YET)  # starts when awaited
         return run_async(
             flow(plan, state, now, input),
             self._call,
