@@ -222,6 +222,33 @@ def test_a_strategy_returning_nonsense_is_a_clear_error(bad: Any) -> None:
         waiter.wait({}, max_wait_time=10, backoff=lambda retry: bad)
 
 
+@pytest.mark.parametrize("driver", sorted(DRIVERS))
+@pytest.mark.parametrize(
+    "strategy", [FixedDelay(-1), FixedDelay(float("nan")), FixedDelay(float("inf"))]
+)
+def test_a_constant_strategy_with_an_invalid_delay_is_refused_at_the_first_retry(
+    driver: str, strategy: FixedDelay
+) -> None:
+    # Not taken as the plan's fixed delay (`constant_delay` is None): asked, and
+    # refused there, with the strategy and what it returned named, after one poll.
+    calls: list[Any] = []
+    steps = [Step(output=PENDING)] * 3
+
+    class Counted(list[Any]):
+        def __getitem__(self, index: Any) -> Any:
+            calls.append(index)
+            return steps[index]
+
+    with pytest.raises(WaiterConfigurationError) as refused:
+        DRIVERS[driver](
+            THING_EXISTS, Counted(steps), max_wait_time=60, backoff=strategy
+        )
+    message = str(refused.value)
+    assert f"backoff {strategy!r} returned {strategy.delay!r} for retry 1" in message
+    assert "a strategy must return a number of seconds >= 0" in message
+    assert calls == [0]  # one poll, then the refusal: no second call
+
+
 @pytest.mark.parametrize(
     ("strategy", "expected"),
     [
