@@ -233,7 +233,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--waiters", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--polls", type=int, default=5)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument(
         "--memory-contenders",
         nargs="+",

@@ -211,7 +211,7 @@ def poll_for(plan: WaitPlan, state: WaitState, started: float) -> Poll | None:
     remaining = deadline - started
     if remaining < -START_TOLERANCE:
         return None
-    if state.final or remaining <= 0:
+    if state.final or remaining <= 0.0:
         timeout = max(remaining, plan.options.min_delay)
         cut_at = started + timeout
     else:
@@ -234,7 +234,7 @@ def poll_timeout(plan: WaitPlan, state: WaitState, started: float) -> float:
     pending, an object per pending call counts.
     """
     remaining = state.deadline - started
-    if state.final or remaining <= 0:
+    if state.final or remaining <= 0.0:
         return max(remaining, plan.options.min_delay)
     return remaining
 

@@ -332,7 +332,7 @@ def _decide(
         and type(outcome) is Returned
         and plan.judge is None
         and not state.final
-        and (remaining := state.deadline - started) > 0
+        and (remaining := state.deadline - started) > 0.0
         and finished - started <= remaining + EPSILON
     ):
         # The usual poll: a response in time, judged by the acceptors.
@@ -383,7 +383,7 @@ def _decide_in_general(
     if call is None:
         kind = type(outcome)
         remaining = state.deadline - started
-        if (kind is Returned or kind is Raised) and remaining > 0 and not state.final:
+        if (kind is Returned or kind is Raised) and remaining > 0.0 and not state.final:
             # `arrived_late` with `poll_timeout`'s limit for every poll but the final one
             late = finished - started > remaining + EPSILON
         else:
