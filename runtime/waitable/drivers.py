@@ -29,7 +29,7 @@ from .actions import (
     ReturnedDraft,
     new_returned,
 )
-from .calls import CUT_OFF, LATE
+from .calls import CUT_OFF
 from .clock import CallLater, Clock, SystemClock, TimerHandle
 from .errors import WaiterConfigurationError
 from .results import WaiterResult
@@ -140,10 +140,11 @@ async def run_async(
                 action = actions.send(None)
                 continue
             # The Poll is not kept while the call runs (one object less per pending wait).
-            if now() > action.start_by:
-                outcome: Outcome = LATE
-            elif cutoff is None:
-                outcome = await poll_with_cutoff(poll, clock, action.timeout)
+            # Its `start_by` is not read again: the flow made it from a clock reading
+            # taken as it yielded it (`poll_for` refuses a poll past `start_by`), and
+            # nothing runs between that and the call.
+            if cutoff is None:
+                outcome: Outcome = await poll_with_cutoff(poll, clock, action.timeout)
             else:
                 cut_at = action.cut_at
                 if cut_at is None:

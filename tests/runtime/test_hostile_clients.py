@@ -84,6 +84,20 @@ def test_a_late_poll_is_not_made_and_the_wait_says_why() -> None:
     assert caught.value.result.attempts == 1, "the poll that was not made is no attempt"
 
 
+def test_a_late_async_poll_is_not_made_and_the_wait_says_why() -> None:
+    # The async driver does not read the clock again before the call: the flow
+    # refuses the poll itself, from the reading it makes the Poll with.
+    clock = SlowSleepClock(overshoot=2.5)
+    script = Script(clock, [{"status": "creating"}])
+    waiter = waiter_class(THING_EXISTS, AsyncWaiter)(script.call_async, clock=clock)
+    with pytest.raises(
+        WaiterTimeoutError, match="only start after the deadline"
+    ) as caught:
+        asyncio.run(waiter.wait({}, max_wait_time=1))
+    assert len(script.calls) == 1
+    assert caught.value.result.attempts == 1, "the poll that was not made is no attempt"
+
+
 async def _coroutine_client(input: Any) -> Any:
     return {"status": "success"}
 
