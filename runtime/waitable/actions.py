@@ -28,7 +28,6 @@ __all__ = [
     "ReturnedDraft",
     "START_TOLERANCE",
     "Sleep",
-    "new_poll",
     "new_returned",
     "new_sleep",
 ]
@@ -116,27 +115,12 @@ class Late:
     """The driver did not make the call: the clock read past `Poll.start_by`."""
 
 
-#: `Poll`'s unfrozen twin (`waitable.records`), filled by `new_poll` and `poll_for`.
+#: `Poll`'s unfrozen twin (`waitable.records`), filled by `waitable.calls.poll_for`,
+#: which makes the engine's one `Poll` per poll.
 PollDraft: Any = draft_class(Poll)
 #: `Returned`'s unfrozen twin, filled by `new_returned` and the async driver.
 ReturnedDraft: Any = draft_class(Returned)
 _SleepDraft: Any = draft_class(Sleep)
-
-
-def new_poll(
-    attempt: int, remaining: float, timeout: float, start_by: float, cut_at: float
-) -> Poll:
-    """`Poll(attempt, remaining, timeout, start_by, cut_at)`, built the engine's fast way
-    (`waitable.records`): the flow makes one per poll."""
-    poll = PollDraft()
-    poll.attempt = attempt
-    poll.remaining = remaining
-    poll.timeout = timeout
-    poll.start_by = start_by
-    poll.cut_at = cut_at
-    poll.__class__ = Poll
-    made: Poll = poll
-    return made
 
 
 def new_sleep(seconds: float) -> Sleep:

@@ -216,7 +216,7 @@ def poll_for(plan: WaitPlan, state: WaitState, started: float) -> Poll | None:
         cut_at = started + timeout
     else:
         timeout, cut_at = remaining, deadline
-    poll = PollDraft()  # `new_poll`, without the call: one Poll per poll
+    poll = PollDraft()  # the engine's fast way (`waitable.records`): one per poll
     poll.attempt = state.attempts + 1
     poll.remaining = remaining
     poll.timeout = timeout

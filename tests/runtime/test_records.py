@@ -11,10 +11,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from waitable.actions import Poll, Returned, Sleep, new_poll, new_returned, new_sleep
+from waitable.actions import (
+    START_TOLERANCE,
+    Poll,
+    Returned,
+    Sleep,
+    new_returned,
+    new_sleep,
+)
+from waitable.calls import poll_for
+from waitable.flow import start
 from waitable.backoff import RetryContext, new_context
 from waitable.definition import AcceptorState
 from waitable.results import WaiterResult, new_result
+
+from .harness import THING_EXISTS, waiter_class
 
 seconds = st.floats(allow_nan=False) | st.integers(0, 10**6)
 
@@ -28,13 +39,29 @@ def same_record(made: Any, public: Any) -> None:
         made.__setattr__(dataclasses.fields(made)[0].name, 1)
 
 
-@given(st.integers(1, 10**9), seconds, seconds, seconds, st.none() | seconds)
-def test_new_poll_is_poll(
-    attempt: int, remaining: float, timeout: float, start_by: float, cut_at: Any
+@given(
+    st.floats(0, 10**6),
+    st.floats(-1, 10**6),
+    st.booleans(),
+    st.integers(0, 10**6),
+    st.integers(1, 60) | st.floats(0.5, 60),
+)
+def test_poll_for_makes_a_true_poll(
+    deadline: float, started: float, final: bool, attempts: int, min_delay: float
 ) -> None:
-    made = new_poll(attempt, remaining, timeout, start_by, cut_at)
-    same_record(made, Poll(attempt, remaining, timeout, start_by, cut_at))
-    assert made.cut_at is cut_at
+    waiter = waiter_class(THING_EXISTS)(lambda input: {})
+    plan = waiter._wait_plan(10**6, min_delay, 60, None, None)
+    state = start(plan, 0.0)
+    state.deadline, state.final, state.attempts = deadline, final, attempts
+    made = poll_for(plan, state, started)
+    if made is None:
+        assert started > deadline + START_TOLERANCE
+        return
+    public = Poll(
+        made.attempt, made.remaining, made.timeout, made.start_by, made.cut_at
+    )
+    same_record(made, public)
+    assert made.attempt == attempts + 1 and made.start_by == deadline + START_TOLERANCE
 
 
 @given(st.integers(1, 10**9), seconds, seconds, seconds, st.none() | seconds)
