@@ -59,6 +59,8 @@ CUT_OFF = CutOff()
 LATE = Late()
 
 logger = logging.getLogger("waitable")
+#: The earliest `remaining` a poll may start with (`START_TOLERANCE` past the deadline).
+_LATEST = -START_TOLERANCE
 
 #: Decides one outcome of a call (with its error code): the verdict, or the
 #: acceptor that could not be evaluated.
@@ -209,9 +211,9 @@ def poll_for(plan: WaitPlan, state: WaitState, started: float) -> Poll | None:
     """
     deadline = state.deadline
     remaining = deadline - started
-    if remaining < -START_TOLERANCE:
-        return None
     if state.final or remaining <= 0.0:
+        if remaining < _LATEST:
+            return None
         timeout = max(remaining, plan.options.min_delay)
         cut_at = started + timeout
     else:

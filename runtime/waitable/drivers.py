@@ -152,7 +152,6 @@ async def run_async(
                 del action
                 if cut_at != cutoff.armed_at:
                     cutoff.arm(cut_at, now)
-                cutoff.before = cutoff.task.cancelling()
                 cutoff.phase = _POLLING
                 try:
                     # Guarded on every clock: a cancel that comes while the request
@@ -278,8 +277,11 @@ class _Cutoff(Generator[Any, Any, Any]):
         self.armed_at: float | None = None
         #: `_IDLE`, `_POLLING`, or `_FIRED` (the timer cut the running poll off).
         self.phase = _IDLE
-        #: The task's cancel requests when the poll began (others than the timer's).
-        self.before = 0
+        #: The task's cancel requests when the wait began (others than the timer's).
+        #: Taken once: a cancel request ends the wait (it is raised, or held and
+        #: then raised), and one made between polls is delivered in the sleep, so
+        #: every poll of the wait begins with this count.
+        self.before = task.cancelling()
         #: The running request's steps (`__await__()` of its coroutine), or None.
         self.request: Generator[Any, Any, Any] | None = None
         #: `_OPEN`, `_DELIVERED` (the request has its cancellation) or `_HELD`.

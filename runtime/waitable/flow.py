@@ -47,7 +47,7 @@ import math
 import random
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, Protocol
+from typing import Any, NoReturn, Protocol, cast
 
 from .actions import (
     EPSILON,
@@ -160,6 +160,8 @@ class WaitPlan:
     #: and its `Sleep`: the flow then neither builds a `RetryContext` nor asks.
     fixed_delay: float | None = field(init=False, repr=False, compare=False)
     fixed_sleep: Sleep | None = field(init=False, repr=False, compare=False)
+    #: A fixed delay, no attempt cap and no `stop`: a retry's delay needs no `_schedule`.
+    plain_retry: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         fixed = constant_delay(self.options.backoff, self.options.min_delay)
@@ -167,6 +169,8 @@ class WaitPlan:
         zero = fixed == 0 and type(fixed) is int
         sleep = None if fixed is None else _NO_SLEEP if zero else Sleep(fixed)
         object.__setattr__(self, "fixed_sleep", sleep)
+        plain = fixed is not None and self.options.max_attempts is None
+        object.__setattr__(self, "plain_retry", plain and self.stop is None)
 
 
 @dataclass(slots=True)
@@ -271,9 +275,12 @@ def flow(
                 call.finished,
                 call,
             )
-        if result is not None:
-            return result
-        yield _schedule(plan, state, now())
+        if result is None:
+            yield _schedule(plan, state, now())
+        elif type(result) is Sleep:
+            yield result
+        else:
+            return cast("WaiterResult[Any]", result)
 
 
 def _start_now(plan: WaitPlan, state: WaitState, now: float) -> None:
@@ -321,7 +328,7 @@ def _decide(
     started: float,
     finished: float,
     call: CallRecord | None,
-) -> WaiterResult[Any] | None:
+) -> WaiterResult[Any] | Sleep | None:
     """Judge and record one poll: the result on success, None to poll again; else raise.
 
     `call` is `make_call`'s record (retries, and maybe a verdict already); without
@@ -360,7 +367,20 @@ def _decide(
             if plan.on_attempt is not None or (
                 _LEVELS.get(_DEBUG) is not False and logger.isEnabledFor(_DEBUG)
             ):
-                _report(plan, history[-1])
+                _report(
+                    plan, history[-1]
+                )  # (then `_schedule`, at a fresh clock reading)
+            elif verdict.state is AcceptorState.RETRY and plan.plain_retry:
+                # `_schedule` for a fixed delay with no cap and no stop, at `finished`.
+                remaining = state.deadline - finished
+                delay = plan.fixed_delay
+                assert delay is not None
+                if remaining > _EPSILON and remaining - delay > plan.options.min_delay:
+                    state.next_delay = delay
+                    state.next_poll_at = finished + delay
+                    if delay:
+                        state.total_delay += delay
+                    return plan.fixed_sleep
             if verdict.state is AcceptorState.RETRY:
                 return None
             return _conclude(plan, state, verdict, finished)

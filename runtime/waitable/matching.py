@@ -49,7 +49,7 @@ from typing import Any, NamedTuple
 
 from jmespath.exceptions import JMESPathError
 
-from .comparators import Comparison
+from .comparators import Comparison, string_equals
 from .datamodel import to_jmespath
 from .definition import (
     Acceptor,
@@ -254,7 +254,13 @@ def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> 
             checks = plain.checks
             if plain.paths == len(checks):
                 for _, search, comparison, expected, verdict in checks:
-                    if comparison(search(data), expected):
+                    value = search(data)
+                    # `string_equals` of a string, without the call
+                    if (
+                        value == expected
+                        if type(value) is str and comparison is string_equals
+                        else comparison(value, expected)
+                    ):
                         return verdict
                 return _RETRY
             ran = [_UNSET] * plain.paths  # each path's value, once it has run

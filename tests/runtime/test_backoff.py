@@ -26,6 +26,8 @@ from waitable import (
     WaiterTimeoutError,
 )
 from waitable.backoff import constant_delay
+from waitable.flow import WaitPlan
+from waitable.options import WaitOptions
 from waitable.waiter import Waiter
 
 from .harness import DRIVERS, THING_EXISTS, Step, run_sync
@@ -307,9 +309,49 @@ def test_a_constant_strategy_waits_as_the_same_strategy_asked_each_retry(
         max_wait_time=max_wait_time,
         backoff=lambda retry: strategy(retry),
     )
-    assert type(fast.error) is type(slow.error)
-    assert fast.outcome.history == slow.outcome.history
-    assert [type(a.delay) for a in fast.outcome.history] == [
-        type(a.delay) for a in slow.outcome.history
-    ]
-    assert fast.outcome.elapsed == slow.outcome.elapsed
+    # With no cap and no hook, the flow also settles a retry's delay without
+    # `_schedule`; a cap never reached and a hook send it through `_schedule`.
+    capped = DRIVERS[driver](
+        THING_EXISTS,
+        steps,
+        max_wait_time=max_wait_time,
+        backoff=strategy,
+        max_attempts=10**6,
+    )
+    seen: list[Any] = []
+    watched = DRIVERS[driver](
+        THING_EXISTS,
+        steps,
+        max_wait_time=max_wait_time,
+        backoff=strategy,
+        waiter_kwargs={"on_attempt": seen.append},
+    )
+    for other in (slow, capped, watched):
+        assert type(fast.error) is type(other.error)
+        assert fast.outcome.history == other.outcome.history
+        assert [type(a.delay) for a in fast.outcome.history] == [
+            type(a.delay) for a in other.outcome.history
+        ]
+        assert fast.outcome.elapsed == other.outcome.elapsed
+        assert fast.clock_end == other.clock_end
+        assert len(fast.calls) == len(other.calls)
+    assert tuple(seen) == watched.outcome.history
+
+
+@pytest.mark.parametrize(
+    ("backoff", "max_attempts", "stop", "plain"),
+    [
+        (FixedDelay(2), None, None, True),
+        (RetryImmediately(), None, None, True),
+        (FixedDelay(2), 5, None, False),
+        (FixedDelay(2), None, lambda state: False, False),
+        (lambda retry: 2, None, None, False),
+        (FixedDelay(-1), None, None, False),
+    ],
+)
+def test_a_retry_skips_the_schedule_only_for_a_fixed_delay_with_no_cap_or_stop(
+    backoff: Any, max_attempts: int | None, stop: Any, plain: bool
+) -> None:
+    options = WaitOptions(60, 2, 120, max_attempts, backoff)
+    plan = WaitPlan(THING_EXISTS, options, random.Random(1), stop=stop)
+    assert plan.plain_retry is plain

@@ -150,6 +150,70 @@ def test_cancelling_the_waiter_during_a_poll_is_not_taken_for_a_cut_off() -> Non
     asyncio.run(main())
 
 
+async def _keep_a_cancel_request() -> asyncio.Task[Any]:
+    """Cancel the running task and catch it without `uncancel()`: a request it keeps."""
+    task = asyncio.current_task()
+    assert task is not None
+    task.cancel()
+    try:
+        await asyncio.sleep(0)
+    except asyncio.CancelledError:
+        pass
+    assert task.cancelling() == 1
+    return task
+
+
+def test_a_task_that_kept_a_cancel_request_still_has_its_polls_cut_off() -> None:
+    # The driver counts the task's cancel requests once, as the wait begins: the
+    # cut-offs of later polls are still its own, undone, and not raised.
+    received: list[Any] = []
+
+    async def hang() -> None:
+        await asyncio.Event().wait()
+
+    async def main() -> None:
+        task = await _keep_a_cancel_request()
+        due = monotonic()
+        actions: list[Action] = [
+            Poll(1, 0.0, 0.0, cut_at=due),
+            Sleep(0),
+            Poll(2, 0.0, 0.0, cut_at=due),
+            Sleep(0),
+            Poll(3, 0.0, 0.0, cut_at=due),
+        ]
+        await run_async(scripted_flow(actions, received), hang, SystemClock())
+        assert task.cancelling() == 1  # the kept request, and none of the cut-offs'
+
+    asyncio.run(main())
+    assert received == [CutOff(), None, CutOff(), None, CutOff()]
+
+
+def test_a_task_that_kept_a_cancel_request_is_still_cancelled_during_a_poll() -> None:
+    polls = 0
+
+    async def hang(input: Any) -> None:
+        nonlocal polls
+        polls += 1
+        await asyncio.Event().wait()
+
+    async def main() -> None:
+        async def wait() -> None:
+            await _keep_a_cancel_request()
+            waiter = waiter_class(THING_EXISTS, AsyncWaiter)(hang, rng=random.Random(1))
+            await waiter.wait({}, max_wait_time=HOUR)
+
+        task = asyncio.create_task(wait())
+        while polls == 0:
+            await asyncio.sleep(0)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert task.cancelling() == 2
+        assert asyncio.all_tasks() == {asyncio.current_task()}
+
+    asyncio.run(main())
+
+
 def test_the_timer_going_off_between_polls_cancels_nothing() -> None:
     """On VirtualClock: the cut-off at 5 passes while the wait sleeps, the next poll is whole."""
     clock = VirtualClock()
