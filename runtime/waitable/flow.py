@@ -87,7 +87,7 @@ from .errors import (
 )
 from .matching import Verdict, input_to_jmespath, match_error, match_output
 from .options import WaitOptions
-from .history import STATE_CODES, History, new_history
+from .history import STATE_CODES, WIDTH, History, new_history
 from .results import Attempt, Retry, WaiterResult, new_result
 
 __all__ = [
@@ -623,14 +623,19 @@ def _result(
     now: float,
     final_state: AcceptorState = AcceptorState.FAILURE,
 ) -> WaiterResult[Any]:
-    end = state.history.last_end()
+    history = state.history
+    items = history.items
+    kept: History = _new(History)  # `history.snapshot()`, without the call
+    kept.items = items[:]
+    kept.limit = history.limit
     return new_result(
         definition.name,
         final_state,
         state.last_output,
         state.attempts,
-        now - state.started_at if end is None else end,
-        state.history.snapshot(),
+        # the newest poll's end (`history.last_end()`), else the time so far
+        items[1 - WIDTH] + items[3 - WIDTH] if items else now - state.started_at,
+        kept,
     )
 
 

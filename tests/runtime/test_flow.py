@@ -160,3 +160,38 @@ def test_start_builds_the_state_the_dataclass_would(
         assert type(getattr(fast, name)) is type(getattr(slow, name)), name
     assert fast.history.limit == slow.history.limit == history_limit
     assert list(fast.history) == [] and fast.history is not slow.history
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    polls=st.integers(1, 6),
+    latency=st.sampled_from([0, 0.5, 3]),
+    history_limit=st.sampled_from([None, 1, 2]),
+)
+def test_a_result_keeps_its_own_history_and_ends_at_the_last_poll(
+    polls: int, latency: float, history_limit: int | None
+) -> None:
+    # `_result` copies the history and reads the last poll's end from it directly.
+    clock = VirtualClock()
+    the_plan = plan()
+    state = start(the_plan, clock.now(), history_limit)
+    actions = flow(the_plan, state, clock.now, INPUT)
+    action = next(actions)
+    for number in range(1, polls + 1):
+        assert isinstance(action, Poll)
+        clock.advance(latency)
+        try:
+            action = actions.send(DONE if number == polls else PENDING)
+        except StopIteration as stop:
+            result = stop.value
+            break
+        assert isinstance(action, Sleep)
+        clock.advance(action.seconds)
+        action = actions.send(None)
+    kept = tuple(state.history)
+    last = kept[-1]
+    state.history.items.extend(state.history.items[-7:])  # the state goes on
+    assert result.history == kept  # (read only now: it is made on first read)
+    assert len(kept) == min(polls, history_limit or polls)
+    assert result.elapsed == last.started_at + last.duration
+    assert result.attempts == polls
