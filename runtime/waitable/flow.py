@@ -261,12 +261,11 @@ def flow(
                     ),
                     started,
                     now(),
-                    None,
                 )
             )
         else:
             call = yield from make_call(plan, state, now, judge)
-            result = _decide(
+            result = _decide_in_general(
                 plan,
                 state,
                 input,
@@ -327,16 +326,11 @@ def _decide(
     outcome: Any,
     started: float,
     finished: float,
-    call: CallRecord | None,
 ) -> WaiterResult[Any] | Sleep | None:
-    """Judge and record one poll: the result on success, None to poll again; else raise.
-
-    `call` is `make_call`'s record (retries, and maybe a verdict already); without
-    it the outcome is checked against the poll's timeout here.
-    """
+    """Judge and record one poll made without `make_call`: the result on success,
+    the `Sleep` before the next poll or None to schedule it; else raise."""
     if (
-        call is None
-        and type(outcome) is Returned
+        type(outcome) is Returned
         and plan.judge is None
         and not state.final
         and (remaining := state.deadline - started) > 0.0
@@ -384,7 +378,7 @@ def _decide(
             if verdict.state is AcceptorState.RETRY:
                 return None
             return _conclude(plan, state, verdict, finished)
-    return _decide_in_general(plan, state, input_data, outcome, started, finished, call)
+    return _decide_in_general(plan, state, input_data, outcome, started, finished, None)
 
 
 def _decide_in_general(
@@ -396,7 +390,9 @@ def _decide_in_general(
     finished: float,
     call: CallRecord | None,
 ) -> WaiterResult[Any] | None:
-    """`_decide` for any outcome, any judge and any call record."""
+    """`_decide` for any outcome, any judge and any call record (`make_call`'s:
+    retries, and maybe a verdict already; without one the outcome is checked
+    against the poll's timeout here). None means: schedule the next poll."""
     definition = plan.definition
     verdict: Verdict | None = None
     broken: WaiterEvaluationError | None = None
