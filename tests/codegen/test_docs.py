@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from waitable_codegen.docs import looks_like_html, normalize, to_docstring_text
@@ -55,3 +55,18 @@ def test_plain_text_keeps_every_word_and_normalising_is_idempotent(text: str) ->
 def test_any_text_converts_without_error_to_normalised_text(text: str) -> None:
     result = to_docstring_text(text)
     assert normalize(result) == result
+
+
+@given(
+    st.text(st.sampled_from(" \t\r\n\u00a0\u2028\ud800abc`.:-*\\\"'")),
+    st.from_regex(r"[A-Z][A-Za-z0-9]{0,20}", fullmatch=True),
+)
+def test_a_paragraph_before_normalised_text_keeps_it_normalised(
+    text: str, name: str
+) -> None:
+    # The planner places the async waiter's first paragraph before the sync
+    # docstring (normalised, never empty) without normalising again.
+    body = normalize(text)
+    assume(body)
+    joined = f"Asyncio variant of `{name}Waiter`: `await waiter.wait(...)`.\n\n{body}"
+    assert normalize(joined) == joined

@@ -384,7 +384,9 @@ def _plan_waiter(
     if spec.tags:
         parts.append(_wrap("Tags: " + ", ".join(spec.tags) + "."))
     docstring = normalize("\n\n".join(parts))
-    async_docstring = normalize(
+    # Already normalised: a one-line paragraph before normalised text (which starts
+    # unindented) changes no indentation, so normalize() would return it unchanged.
+    async_docstring = (
         f"Asyncio variant of `{spec.name}Waiter`: `await waiter.wait(...)`.\n\n"
         + docstring
     )
