@@ -87,7 +87,7 @@ from .errors import (
 )
 from .matching import Verdict, input_to_jmespath, match_error, match_output
 from .options import WaitOptions
-from .history import STATE_CODES, WIDTH, History, new_history
+from .history import STATE_CODES, WIDTH, History
 from .results import Attempt, Retry, WaiterResult, new_result
 
 __all__ = [
@@ -214,7 +214,10 @@ def start(plan: WaitPlan, now: float, history_limit: int | None = None) -> WaitS
     state: WaitState = _new(WaitState)
     state.started_at = now
     state.deadline = now + plan.options.max_wait_time
-    state.history = new_history(history_limit)
+    history: History = _new(History)  # `History((), history_limit)`, without `__init__`
+    history.items = []
+    history.limit = history_limit
+    state.history = history
     state.next_delay = 0
     state.next_poll_at = None
     state.final = False

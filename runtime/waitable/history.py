@@ -14,7 +14,7 @@ from typing import Any, overload
 from .definition import AcceptorState
 from .results import Attempt, Retry
 
-__all__ = ["History", "STATE_CODES", "WIDTH", "new_history"]
+__all__ = ["History", "STATE_CODES", "WIDTH"]
 
 #: Slots per poll in `History.items`: number, started_at, delay, duration, verdict
 #: (`STATE_CODES[state] + 3 * (acceptor_index + 1)`, 0 in place of index + 1 for
@@ -172,12 +172,3 @@ class History(Sequence[Attempt[Any]]):
 
     def __repr__(self) -> str:
         return f"History({list(self)!r}, limit={self.limit!r})"
-
-
-def new_history(limit: int | None = None) -> History:
-    """`History((), limit)`, built without `__init__`: the engine makes one per wait."""
-    history = _new(History)
-    history.items = []
-    history.limit = limit
-    made: History = history
-    return made

@@ -305,6 +305,8 @@ class _WaiterBase(Generic[InputT, OutputT]):
     def _begin(self, plan: WaitPlan, now: float) -> WaitState:
         """The fresh engine state of a wait with `plan` starting at clock time `now`."""
         state = start(plan, now, self.history_limit)
+        if type(self)._first_delay is _NO_FIRST_DELAY:  # the spec's: poll at once
+            return state
         delay, final = self._first_delay(plan.options)
         if delay:
             state.next_delay, state.final = delay, final
@@ -397,6 +399,10 @@ class _WaiterBase(Generic[InputT, OutputT]):
         if isinstance(turn, WaiterResult):
             return PollStep(saved.advanced(state, rng), turn, None)
         return PollStep(saved.advanced(state, rng), None, float(turn))
+
+
+#: The base class's `_first_delay` (none): `_begin` skips the call when a class keeps it.
+_NO_FIRST_DELAY = _WaiterBase._first_delay
 
 
 class Waiter(_WaiterBase[InputT, OutputT]):
