@@ -364,9 +364,8 @@ def _decide(
             if plan.on_attempt is not None or (
                 _LEVELS.get(_DEBUG) is not False and logger.isEnabledFor(_DEBUG)
             ):
-                _report(
-                    plan, history[-1]
-                )  # (then `_schedule`, at a fresh clock reading)
+                # (a hook or a log handler ran: `_schedule` reads the clock afresh)
+                _report(plan, history[-1])
             elif verdict.state is AcceptorState.RETRY and plan.plain_retry:
                 # `_schedule` for a fixed delay with no cap and no stop, at `finished`.
                 remaining = state.deadline - finished
