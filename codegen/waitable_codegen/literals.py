@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable
 from string import Formatter
+from typing import NoReturn
 
 from .errors import code_point_escape
 from .naming import Identifier
@@ -116,7 +117,7 @@ def compose(template: str, *parts: SafePart) -> Source:
     its `__format__`, two to four times slower."""
     for part in parts:  # a loop, not a set of the types: most calls pass 1 or 2
         if type(part) not in _SAFE_PART_TYPES:
-            _refuse(parts, "compose")
+            _refuse(part, "compose")
     known = _PERCENT_TEMPLATES.get(template)
     if known is None:
         known = _PERCENT_TEMPLATES[template] = _percent_template(template)
@@ -131,17 +132,16 @@ def join(separator: str, parts: Iterable[SafePart]) -> Source:
     items = tuple(parts)
     for item in items:
         if type(item) not in _SAFE_PART_TYPES:
-            _refuse(items, "join")
+            _refuse(item, "join")
     return str.__new__(Source, separator.join(items))
 
 
-def _refuse(parts: tuple[object, ...], what: str) -> None:
-    for part in parts:
-        if type(part) not in _SAFE_PART_TYPES:
-            raise TypeError(
-                f"{what}() takes only Source or Identifier parts, not "
-                f"{type(part).__name__} {str(part)[:60]!r}"
-            )
+def _refuse(part: object, what: str) -> NoReturn:
+    """Refuse a part that is neither a Source nor an Identifier."""
+    raise TypeError(
+        f"{what}() takes only Source or Identifier parts, not "
+        f"{type(part).__name__} {str(part)[:60]!r}"
+    )
 
 
 _PERCENT_TEMPLATES: dict[str, tuple[str, int]] = {}
