@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path, PurePosixPath
 
 from .errors import GenerationError
@@ -41,6 +39,7 @@ from .write_read import (
     probe,
     read_regular,
 )
+from .workers import THREADS, worker_pool
 
 __all__ = [
     "MANIFEST_NAME",
@@ -57,8 +56,9 @@ __all__ = [
 _HEADER = HEADER_MARK.encode()
 _CACHE = "__pycache__"
 _FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-_SYNC_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
-_SYNC_THREADS = 8
+SYNC_BATCH = 256
+"""Written files held open, at most, before they are synced and closed (a package
+of thousands of files stays well inside the process's descriptor limit)."""
 
 
 @dataclass(frozen=True)
@@ -309,14 +309,15 @@ def _build(
     mode = os.stat(site.name, dir_fd=parent).st_mode if old else 0o777
     os.mkdir(site.staging_name, stat.S_IMODE(mode), dir_fd=parent)
     directories = {PurePosixPath(): open_directory(site.staging_name, parent)}
+    written: list[int] = []  # the new files' descriptors, open until synced
     try:
         if old:
             os.fchmod(directories[PurePosixPath()], stat.S_IMODE(mode))
-        written: list[tuple[int, str]] = []
         for relative, content in sorted(files.items()):
             folder = _directory(directories, relative.parent)
-            _write_file(folder, relative.name, content.encode("utf-8"))
-            written.append((folder, relative.name))
+            written.append(_write_file(folder, relative.name, content.encode("utf-8")))
+            if len(written) == SYNC_BATCH:
+                _sync_and_close(written)
             checkpoint(f"staged {relative}")
         if old:
             source = open_directory(site.name, parent)
@@ -326,46 +327,37 @@ def _build(
                 os.close(source)
             checkpoint("carried files that are not ours")
         root = directories[PurePosixPath()]
-        _write_file(root, MANIFEST_NAME, manifest.to_bytes())
-        written.append((root, MANIFEST_NAME))
+        written.append(_write_file(root, MANIFEST_NAME, manifest.to_bytes()))
         checkpoint("staged the manifest")
-        _sync(written, list(directories.values()))
+        _sync_and_close(written)
+        _sync([*directories.values()])
     finally:
-        for descriptor in directories.values():
+        for descriptor in [*written, *directories.values()]:
             os.close(descriptor)
 
 
-def _sync(files: Sequence[tuple[int, str]], directories: Sequence[int]) -> None:
-    """fsync the written files (each reopened by name in its staging directory)
-    and the directories, all at once from a few threads: the file system then
-    commits them together instead of once per file (several times faster)."""
-    tasks = [partial(_sync_file, folder, name) for folder, name in files]
-    tasks += [partial(os.fsync, descriptor) for descriptor in directories]
-    for _ in _sync_pool().map(_call, tasks):
-        pass
-
-
-def _sync_file(directory: int, name: str) -> None:
-    descriptor = os.open(name, _SYNC_FLAGS, dir_fd=directory)
-    try:
-        os.fsync(descriptor)
-    finally:
+def _sync_and_close(written: list[int]) -> None:
+    """fsync the written files, then close them and empty `written` (on error the
+    caller still holds them, and closes them)."""
+    _sync(written)
+    descriptors = written[:]
+    written.clear()
+    for descriptor in descriptors:
         os.close(descriptor)
 
 
-def _call(task: Callable[[], None]) -> None:
-    task()
+def _sync(descriptors: Sequence[int]) -> None:
+    """fsync files or directories from a few threads at once, each thread a share
+    of them: the file system then commits them together instead of once each
+    (several times faster), with one hand-over per thread, not per file."""
+    shares = [descriptors[start::THREADS] for start in range(THREADS)]
+    for _ in worker_pool().map(_fsync_all, [share for share in shares if share]):
+        pass
 
 
-_POOL: list[tuple[int, ThreadPoolExecutor]] = []
-
-
-def _sync_pool() -> ThreadPoolExecutor:
-    """The threads that sync, made once per process (again in a forked child,
-    which inherits the pool but not its threads)."""
-    if not _POOL or _POOL[0][0] != os.getpid():
-        _POOL[:] = [(os.getpid(), ThreadPoolExecutor(_SYNC_THREADS, "waitable-sync"))]
-    return _POOL[0][1]
+def _fsync_all(descriptors: Sequence[int]) -> None:
+    for descriptor in descriptors:
+        os.fsync(descriptor)
 
 
 def _directory(directories: dict[PurePosixPath, int], relative: PurePosixPath) -> int:
@@ -378,17 +370,19 @@ def _directory(directories: dict[PurePosixPath, int], relative: PurePosixPath) -
     return directories[relative]
 
 
-def _write_file(directory: int, name: str, data: bytes) -> None:
-    """Create `name` with `data` in a staging directory (synced later, with the
-    others, by `_sync`)."""
+def _write_file(directory: int, name: str, data: bytes) -> int:
+    """Create `name` with `data` in a staging directory; its descriptor, left open
+    for `_sync_and_close` (one open per file, not a second one to sync it)."""
     descriptor = os.open(name, _FILE_FLAGS, 0o644, dir_fd=directory)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(descriptor, view) :]
         os.fchmod(descriptor, 0o644)
-    finally:
+    except BaseException:
         os.close(descriptor)
+        raise
+    return descriptor
 
 
 def _carry(

@@ -271,11 +271,12 @@ def test_a_failure_while_writing_leaves_the_output_directory_untouched(
     real_write = write_module._write_file
     staged: list[str] = []
 
-    def flaky_write(directory: int, name: str, data: bytes) -> None:
+    def flaky_write(directory: int, name: str, data: bytes) -> int:
         if len(staged) == 2:
             raise OSError(28, "No space left on device", name)
-        real_write(directory, name, data)
+        descriptor = real_write(directory, name, data)
         staged.append(name)
+        return descriptor
 
     monkeypatch.setattr(write_module, "_write_file", flaky_write)
     with pytest.raises(GenerationError, match="No space left on device"):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from waitable_codegen import GenerationError, generate
+from waitable_codegen import GenerationError, generate, write
 from waitable_codegen.write import MANIFEST_NAME
 
 from .helpers import SPEC_EXAMPLES
@@ -75,6 +75,73 @@ def test_a_failed_write_keeps_the_old_package_and_no_staging(
     with pytest.raises(GenerationError, match="cannot write generated files"):
         generate(SPEC_EXAMPLES, target)  # compiled: every file changes
     monkeypatch.undo()
+    after = {name: (target / name).read_bytes() for name in package_files(target)}
+    assert after == before
+    assert not (tmp_path / ".pkg.generate-waiters.new").exists()
+
+
+def _open_descriptors() -> set[int]:
+    return {int(name) for name in os.listdir("/proc/self/fd")}
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+def test_files_are_synced_in_batches_and_every_descriptor_is_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More files than a batch: each is synced once, through the descriptor it was
+    written with (never reopened), and none is left open."""
+    monkeypatch.setattr(write, "SYNC_BATCH", 2)
+    synced: list[str] = []
+    opened: list[str] = []
+    lock = threading.Lock()
+    real_fsync, real_open = os.fsync, os.open
+
+    def recording_fsync(descriptor: int) -> None:
+        with lock:
+            synced.append(_path_of(descriptor))
+        real_fsync(descriptor)
+
+    def recording_open(path: str, flags: int, *args: object, **kwargs: object) -> int:
+        descriptor = real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+        if not flags & os.O_DIRECTORY:
+            with lock:
+                opened.append(_path_of(descriptor))
+        return descriptor
+
+    monkeypatch.setattr(os, "fsync", recording_fsync)
+    monkeypatch.setattr(os, "open", recording_open)
+    before = _open_descriptors()
+    generate(SPEC_EXAMPLES, tmp_path / "pkg")
+    monkeypatch.undo()
+    assert _open_descriptors() == before
+    staging = str(tmp_path / ".pkg.generate-waiters.new") + os.sep
+    written = [path for path in opened if path.startswith(staging)]
+    assert len(written) == len(package_files(tmp_path / "pkg")) > 2  # several batches
+    assert len(set(written)) == len(written)  # each file opened once: not reopened
+    assert sorted(path for path in synced if path in written) == sorted(written)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+def test_a_failed_sync_closes_every_descriptor_and_keeps_the_old_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "pkg"
+    generate(SPEC_EXAMPLES, target, jmespath="interpreted")
+    before = {name: (target / name).read_bytes() for name in package_files(target)}
+    real_fsync = os.fsync
+
+    def failing_fsync(descriptor: int) -> None:
+        if _path_of(descriptor).endswith("waiters.py"):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(write, "SYNC_BATCH", 3)
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    open_before = _open_descriptors()
+    with pytest.raises(GenerationError, match="cannot write generated files"):
+        generate(SPEC_EXAMPLES, target)
+    monkeypatch.undo()
+    assert _open_descriptors() == open_before
     after = {name: (target / name).read_bytes() for name in package_files(target)}
     assert after == before
     assert not (tmp_path / ".pkg.generate-waiters.new").exists()
