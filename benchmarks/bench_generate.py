@@ -17,7 +17,16 @@ Over the 57 model files of `../shared/models/api-models-aws`, in one process
 
 Cold generation is also given in CPU time (all threads, kernel time included),
 against `json.load`'s CPU time: on a shared machine it moves far less than the
-wall clock.
+wall clock. Each `json.load` round runs in a fresh process that does nothing
+else (as a program that only reads the models would), and the rounds alternate
+with the cold generations, so a machine that speeds up or slows down during the
+run moves both alike.
+
+File creation on the scratch file system is timed before and after the cold
+rounds and printed: on ext4 without a journal, creating a file scans past the
+inodes deleted in the last minutes (`recently_deleted` in the kernel), so after
+a test suite or another benchmark removed thousands of files, each create costs
+up to ~0.5 ms instead of ~20 us, and a cold generation creates ~500 files.
 
 The packages are written under `build/bench-generate/` in the project (where a
 build step writes its output), not in the system's temporary directory: on the
@@ -34,7 +43,6 @@ black (the goal is none).
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
@@ -47,6 +55,17 @@ from waitable_codegen import generate, render
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SHARED_MODELS = PROJECT_ROOT.parent / "shared" / "models"
 MODELS = sorted((SHARED_MODELS / "api-models-aws").glob("*.json"))
+
+_LOAD = """
+import json, sys, time
+from pathlib import Path
+models = sorted(Path(sys.argv[1]).glob("*.json"))
+start, cpu = time.perf_counter(), time.process_time()
+for path in models:
+    with path.open("rb") as handle:
+        json.load(handle)
+print(time.perf_counter() - start, time.process_time() - cpu)
+"""
 
 _PEAK = """
 import json, resource, sys, tempfile
@@ -83,11 +102,27 @@ def best_times(repeat: int, run: Callable[[], object]) -> tuple[float, float]:
     return min(walls), min(cpus)
 
 
-def load_all() -> None:
-    """`json.load` every model file."""
-    for path in MODELS:
-        with path.open("rb") as handle:
-            json.load(handle)
+def load_in_fresh_process() -> tuple[float, float]:
+    """Wall and CPU seconds of `json.load` of every file, in a new process."""
+    done = subprocess.run(
+        [sys.executable, "-c", _LOAD, str(SHARED_MODELS / "api-models-aws")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    wall, cpu = done.stdout.split()
+    return float(wall), float(cpu)
+
+
+def create_cost_us(directory: Path, files: int = 200) -> float:
+    """Microseconds to create one empty file in a new directory under `directory`
+    (the files are left for the caller's cleanup: removing them here would slow
+    the creations that follow, see the module docstring)."""
+    folder = Path(tempfile.mkdtemp(dir=directory))
+    start = time.perf_counter()
+    for index in range(files):
+        (folder / f"f{index}").touch()
+    return (time.perf_counter() - start) / files * 1e6
 
 
 def generate_all(root: Path) -> int:
@@ -134,14 +169,20 @@ def main() -> None:
     args = parser.parse_args()
     repeat = args.repeat
     args.scratch.mkdir(parents=True, exist_ok=True)
-    baseline, baseline_cpu = best_times(repeat, load_all)
     with tempfile.TemporaryDirectory(dir=args.scratch) as scratch:
         root = Path(scratch)
         waiters = generate_all(root / "warmup")  # imports, template compilation
         before = render.stats.fallbacks
-        cold, cold_cpu = best_times(
-            repeat, lambda: generate_all(Path(tempfile.mkdtemp(dir=root)))
-        )
+        create_before = create_cost_us(root)
+        loads, colds = [], []
+        for _ in range(repeat):  # alternating: the machine's drift moves both
+            loads.append(load_in_fresh_process())
+            colds.append(
+                best_times(1, lambda: generate_all(Path(tempfile.mkdtemp(dir=root))))
+            )
+        create_after = create_cost_us(root)
+        baseline, baseline_cpu = (min(times) for times in zip(*loads))
+        cold, cold_cpu = (min(times) for times in zip(*colds))
         fallbacks = render.stats.fallbacks - before
         generate_all_with_black(root / "black-warmup")  # black's own imports
         with_black = best_of(
@@ -164,6 +205,10 @@ def main() -> None:
     )
     print(f"no-op regeneration           {noop:8.3f} s  {noop / baseline:5.2f}x")
     print(f"black fallbacks (cold runs)  {fallbacks:8d}")
+    print(
+        f"file creation on the scratch file system: {create_before:.0f} us before "
+        f"the cold rounds, {create_after:.0f} us after (a quiet ext4: ~20 us)"
+    )
     print("peak memory, every AWS model in one run (max RSS, fresh process):")
     print(f"  json.load only             {load_peak / 1024:8.1f} MiB  1.00x")
     print(

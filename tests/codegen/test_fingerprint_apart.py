@@ -64,3 +64,17 @@ def test_a_failed_generation_hashed_apart_reports_the_model_error(
     with pytest.raises(api.GenerationError, match="not valid JSON"):
         generate(broken, tmp_path / "pkg")
     assert not (tmp_path / "pkg").exists()
+
+
+def test_several_model_files_are_hashed_in_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker would keep the bytes of every file it has not hashed yet."""
+    threads = _threads_hashing(monkeypatch)
+    monkeypatch.setattr(api, "HASH_APART", 0)
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "a.json").write_bytes(SPEC_EXAMPLES.read_bytes())
+    (models / "b.json").write_text('{"smithy": "2.0", "shapes": {}}')
+    generate(models, tmp_path / "pkg")
+    assert threads == [threading.current_thread().name]

@@ -122,20 +122,32 @@ def test_files_are_synced_in_batches_and_every_descriptor_is_closed(
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+@pytest.mark.parametrize(
+    ("failing", "batch"),
+    [
+        ("__init__.py", 3),
+        ("waiters.py", 3),
+        ("shapes.py", 256),
+        ("py.typed", 256),
+        (MANIFEST_NAME, 256),
+        (".pkg.generate-waiters.new", 256),  # the staging directory itself
+    ],
+)
 def test_a_failed_sync_closes_every_descriptor_and_keeps_the_old_package(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str, batch: int
 ) -> None:
+    """Whichever share (this thread's or a worker's) meets the failure."""
     target = tmp_path / "pkg"
     generate(SPEC_EXAMPLES, target, jmespath="interpreted")
     before = {name: (target / name).read_bytes() for name in package_files(target)}
     real_fsync = os.fsync
 
     def failing_fsync(descriptor: int) -> None:
-        if _path_of(descriptor).endswith("waiters.py"):
+        if _path_of(descriptor).endswith(failing):
             raise OSError(errno.EIO, os.strerror(errno.EIO))
         real_fsync(descriptor)
 
-    monkeypatch.setattr(write, "SYNC_BATCH", 3)
+    monkeypatch.setattr(write, "SYNC_BATCH", batch)
     monkeypatch.setattr(os, "fsync", failing_fsync)
     open_before = _open_descriptors()
     with pytest.raises(GenerationError, match="cannot write generated files"):
