@@ -12,7 +12,6 @@ import importlib.util
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -43,18 +42,11 @@ from .write import (
     plan_changes,
     read_manifest,
 )
-from .workers import worker_pool
-from .write_manifest import Manifest, new_manifest
+from .write_manifest import new_manifest
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 BLOCKING = ("ERROR", "DANGER")
-HASH_APART = 1 << 20
-"""The size from which a cold generation of one model file hashes its bytes on a
-worker thread while it parses them (below, handing the work over costs more than
-the hashing). Several files are hashed in line: the worker needs the GIL between
-files, gets it only between two parses, and would keep the bytes of every file
-not yet hashed (+23 MiB at the peak of a run over all AWS models)."""
 
 
 @dataclass(frozen=True)
@@ -148,19 +140,12 @@ def generate(
     _refuse_models_inside(target, inputs)
     mode = effective_mode(jmespath)
     options = {"service": service, "jmespath": mode}
-    named = [(_display_name(label), data) for label, data in inputs]
-    previous = read_manifest(target)
-    if previous is None and len(inputs) == 1 and len(inputs[0][1]) >= HASH_APART:
-        # Nothing to reuse: the bytes are hashed (the GIL released) while parsed.
-        fingerprint: str | Future[str] = worker_pool().submit(
-            inputs_fingerprint, named, options
-        )
-    else:
-        fingerprint = inputs_fingerprint(named, options)
-        reused = _reuse(target, previous, fingerprint, allow_danger, check, mode)
-        if reused is not None:
-            return reused
-    del named  # the hashing holds the bytes only as long as it needs them
+    fingerprint = inputs_fingerprint(
+        [(_display_name(label), data) for label, data in inputs], options
+    )
+    reused = _reuse(target, fingerprint, check, allow_danger, mode)
+    if reused is not None:
+        return reused
     from .plan import plan_generation  # the work itself: imported only when needed
 
     with paused_collection():  # large trees built and dropped, no cycles to find
@@ -172,8 +157,6 @@ def generate(
         del model  # planned: the model's shapes are no longer needed to render
         if not plan.packages:
             return GenerationResult(target, events=events, check=check, jmespath=mode)
-        if not isinstance(fingerprint, str):
-            fingerprint = fingerprint.result()
         result = render_and_write(plan, target, fingerprint, events, check, force, mode)
         del plan  # gone before the collector resumes: it has nothing left to walk
     return result
@@ -344,15 +327,11 @@ def _enforce(events: Sequence[ReportedEvent], allow_danger: bool) -> None:
 
 
 def _reuse(
-    target: Path,
-    manifest: Manifest | None,
-    fingerprint: str,
-    allow_danger: bool,
-    check: bool,
-    mode: str,
+    target: Path, fingerprint: str, check: bool, allow_danger: bool, mode: str
 ) -> GenerationResult | None:
-    """The result of the previous generation (its `manifest`) when it came from the
-    same inputs and its files are untouched; None when the work has to be done."""
+    """The result of the previous generation when it came from the same inputs and
+    its files are untouched; None when the work has to be done."""
+    manifest = read_manifest(target)
     if manifest is None or manifest.fingerprint != fingerprint:
         return None
     if OutputSite.of(target).leftovers() or not manifest_matches(target, manifest):
