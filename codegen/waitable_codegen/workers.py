@@ -1,5 +1,5 @@
-"""The generator's worker threads, for the work that releases the GIL: syncing the
-written files to disk and hashing the model bytes while the models are parsed.
+"""The generator's worker threads, for work that releases the GIL: syncing the
+written files to disk, several at once.
 
 One pool per process, made when first needed (and again in a forked child, which
 inherits the pool object but not its threads).
