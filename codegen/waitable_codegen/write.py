@@ -330,17 +330,17 @@ def _build(
         root = directories[PurePosixPath()]
         written.append(_write_file(root, MANIFEST_NAME, manifest.to_bytes()))
         checkpoint("staged the manifest")
-        _sync_and_close(written)
-        _sync([*directories.values()])
+        _sync_and_close(written, [*directories.values()])  # one round: together
     finally:
         for descriptor in [*written, *directories.values()]:
             os.close(descriptor)
 
 
-def _sync_and_close(written: list[int]) -> None:
-    """fsync the written files, then close them and empty `written` (on error the
-    caller still holds them, and closes them)."""
-    _sync(written)
+def _sync_and_close(written: list[int], directories: Sequence[int] = ()) -> None:
+    """fsync the written files (and `directories`, in the same round), then close
+    the files and empty `written` (on error the caller still holds them, and
+    closes them)."""
+    _sync([*written, *directories])
     descriptors = written[:]
     written.clear()
     for descriptor in descriptors:
