@@ -1,0 +1,60 @@
+"""The generation benchmark compares like with like: its black pipeline writes the
+same bytes as the direct one, and its baseline and file-creation probe run."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from waitable_codegen import render
+
+from .helpers import AWS_MODELS, PROJECT_ROOT
+
+
+def _bench() -> ModuleType:
+    path = PROJECT_ROOT / "benchmarks" / "bench_generate.py"
+    spec = importlib.util.spec_from_file_location("bench_generate", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _bench()
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(root)): path.read_bytes()
+        for path in sorted(root.rglob("*"))
+        if path.is_file()
+    }
+
+
+def test_the_black_pipeline_writes_the_same_packages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    smallest = sorted(AWS_MODELS.glob("*.json"), key=lambda path: path.stat().st_size)
+    monkeypatch.setattr(bench, "MODELS", smallest[:3])
+    certain = render.certainly_stable
+    direct = bench.generate_all(tmp_path / "direct")
+    with_black = bench.generate_all_with_black(tmp_path / "black")
+    assert render.certainly_stable is certain  # restored
+    assert direct == with_black > 0
+    assert _tree(tmp_path / "direct") == _tree(tmp_path / "black")
+
+
+def test_the_baseline_loads_every_model_in_a_fresh_process() -> None:
+    wall, cpu = bench.load_in_fresh_process()
+    assert wall > 0 and cpu > 0
+
+
+def test_the_file_creation_probe_leaves_its_files_for_the_cleanup(
+    tmp_path: Path,
+) -> None:
+    assert bench.create_cost_us(tmp_path, files=20) > 0
+    (folder,) = tmp_path.iterdir()
+    assert len(list(folder.iterdir())) == 20
