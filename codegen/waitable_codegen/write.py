@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -31,6 +30,7 @@ from .write_manifest import (
     digest,
     parse_manifest,
 )
+from .write_sync import batch_room, close_all, sync_all
 from .write_read import (
     Entry,
     Kind,
@@ -40,7 +40,6 @@ from .write_read import (
     probe,
     read_regular,
 )
-from .workers import THREADS, worker_pool
 
 __all__ = [
     "MANIFEST_NAME",
@@ -57,9 +56,6 @@ __all__ = [
 _HEADER = HEADER_MARK.encode()
 _CACHE = "__pycache__"
 _FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-SYNC_BATCH = 256
-"""Written files held open, at most, before they are synced and closed (a package
-of thousands of files stays well inside the process's descriptor limit)."""
 
 
 @dataclass(frozen=True)
@@ -317,7 +313,7 @@ def _build(
         for relative, content in sorted(files.items()):
             folder = _directory(directories, relative.parent)
             written.append(_write_file(folder, relative.name, content.encode("utf-8")))
-            if len(written) == SYNC_BATCH:
+            if len(written) >= batch_room(len(directories)):
                 _sync_and_close(written)
             checkpoint(f"staged {relative}")
         if old:
@@ -332,42 +328,19 @@ def _build(
         checkpoint("staged the manifest")
         _sync_and_close(written, [*directories.values()])  # one round: together
     finally:
-        for descriptor in [*written, *directories.values()]:
-            os.close(descriptor)
+        opened = [*directories.values()]
+        try:
+            close_all(written)
+        finally:
+            close_all(opened)
 
 
 def _sync_and_close(written: list[int], directories: Sequence[int] = ()) -> None:
     """fsync the written files (and `directories`, in the same round), then close
-    the files and empty `written` (on error the caller still holds them, and
-    closes them)."""
-    _sync([*written, *directories])
-    descriptors = written[:]
-    written.clear()
-    for descriptor in descriptors:
-        os.close(descriptor)
-
-
-def _sync(descriptors: Sequence[int]) -> None:
-    """fsync files or directories from a few threads at once, each thread a share
-    of them and this thread one too: the file system then commits them together
-    instead of once each (several times faster), with one hand-over per thread,
-    not per file. Returns (or raises the first failure) only once every share is
-    done, so no descriptor is closed while a thread still syncs it."""
-    shares = [descriptors[start::THREADS] for start in range(THREADS)]
-    shares = [share for share in shares if share]
-    pending = [worker_pool().submit(_fsync_all, share) for share in shares[1:]]
-    try:
-        if shares:
-            _fsync_all(shares[0])
-    finally:
-        wait(pending)
-    for future in pending:
-        future.result()
-
-
-def _fsync_all(descriptors: Sequence[int]) -> None:
-    for descriptor in descriptors:
-        os.fsync(descriptor)
+    the files and empty `written` (on error the caller still holds what is not
+    closed yet, and closes it)."""
+    sync_all([*written, *directories])
+    close_all(written)
 
 
 def _directory(directories: dict[PurePosixPath, int], relative: PurePosixPath) -> int:

@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import errno
 import os
+import subprocess
+import sys
 import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from waitable_codegen import GenerationError, generate, write
+from waitable_codegen import GenerationError, generate, write, write_sync
 from waitable_codegen.write import MANIFEST_NAME
 
-from .helpers import SPEC_EXAMPLES
+from .helpers import AWS_MODELS, SPEC_EXAMPLES
 
 
 def _path_of(descriptor: int) -> str:
@@ -90,7 +94,7 @@ def test_files_are_synced_in_batches_and_every_descriptor_is_closed(
 ) -> None:
     """More files than a batch: each is synced once, through the descriptor it was
     written with (never reopened), and none is left open."""
-    monkeypatch.setattr(write, "SYNC_BATCH", 2)
+    monkeypatch.setattr(write, "batch_room", lambda directories: 2)
     synced: list[str] = []
     opened: list[str] = []
     lock = threading.Lock()
@@ -147,7 +151,7 @@ def test_a_failed_sync_closes_every_descriptor_and_keeps_the_old_package(
             raise OSError(errno.EIO, os.strerror(errno.EIO))
         real_fsync(descriptor)
 
-    monkeypatch.setattr(write, "SYNC_BATCH", batch)
+    monkeypatch.setattr(write, "batch_room", lambda directories: batch)
     monkeypatch.setattr(os, "fsync", failing_fsync)
     open_before = _open_descriptors()
     with pytest.raises(GenerationError, match="cannot write generated files"):
@@ -157,3 +161,114 @@ def test_a_failed_sync_closes_every_descriptor_and_keeps_the_old_package(
     after = {name: (target / name).read_bytes() for name in package_files(target)}
     assert after == before
     assert not (tmp_path / ".pkg.generate-waiters.new").exists()
+
+
+def test_the_batch_leaves_half_the_descriptor_limit_to_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    limits = {"soft": 1024}
+    monkeypatch.setattr(
+        write_sync.resource,
+        "getrlimit",
+        lambda which: (limits["soft"], write_sync.resource.RLIM_INFINITY),
+    )
+    assert write_sync.batch_room(1) == write_sync.SYNC_BATCH
+    assert write_sync.batch_room(400) == 112
+    assert write_sync.batch_room(900) == 1  # one file at a time, as before batches
+    limits["soft"] = write_sync.resource.RLIM_INFINITY
+    assert write_sync.batch_room(5000) == write_sync.SYNC_BATCH
+
+
+def test_many_subpackages_within_a_low_descriptor_limit(tmp_path: Path) -> None:
+    """57 subpackages (their staging directories stay open while the files are
+    written) under a limit of 100 descriptors: the files are synced as they come."""
+    script = (
+        "import resource, sys\n"
+        "from pathlib import Path\n"
+        "from waitable_codegen import generate\n"
+        "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (100, hard))\n"
+        "models = sorted(Path(sys.argv[1]).glob('*.json'))\n"
+        "print(generate(models, Path(sys.argv[2])).waiters)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(AWS_MODELS), str(tmp_path / "pkg")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 200
+    assert len(package_files(tmp_path / "pkg")) > 57 * 3
+
+
+class _FailingPool:
+    """A pool whose second `submit` queues its work and then fails to start a
+    thread (as ThreadPoolExecutor does when no thread can be started)."""
+
+    def __init__(self) -> None:
+        self.orphans: list[tuple[Callable[..., None], tuple[object, ...]]] = []
+        self.real = ThreadPoolExecutor(2)
+        self.calls = 0
+
+    def submit(self, function: Callable[..., None], *args: object) -> Future[None]:
+        self.calls += 1
+        if self.calls == 2:
+            self.orphans.append((function, args))
+            raise RuntimeError("can't start new thread")
+        return self.real.submit(function, *args)
+
+
+def test_without_a_thread_this_thread_syncs_and_a_late_share_does_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pool = _FailingPool()
+    monkeypatch.setattr(write_sync, "worker_pool", lambda: pool)
+    synced: list[str] = []
+    lock = threading.Lock()
+    real_fsync = os.fsync
+
+    def recording_fsync(descriptor: int) -> None:
+        with lock:
+            synced.append(_path_of(descriptor))
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(os, "fsync", recording_fsync)
+    generate(SPEC_EXAMPLES, tmp_path / "pkg")
+    staging = str(tmp_path / ".pkg.generate-waiters.new") + os.sep
+    files = package_files(tmp_path / "pkg")
+    assert {path[len(staging) :] for path in synced if path.startswith(staging)} >= (
+        files
+    )
+    assert pool.orphans  # the share queued before the failure
+    count = len(synced)
+    for function, args in pool.orphans:  # it runs only now, after the round
+        function(*args)
+    assert len(synced) == count  # and does nothing: its descriptors are closed
+    pool.real.shutdown()
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+def test_a_failed_close_still_closes_every_other_descriptor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every close of a staged module fails (Linux releases the descriptor even
+    then): the others are closed all the same, by the sync and by the cleanup."""
+    real_close = os.close
+    failed: list[str] = []
+
+    def failing_close(descriptor: int) -> None:
+        path = _path_of(descriptor)
+        real_close(descriptor)
+        if ".generate-waiters.new" in path and path.endswith(".py"):
+            failed.append(path)
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    before = _open_descriptors()
+    monkeypatch.setattr(os, "close", failing_close)
+    with pytest.raises(GenerationError, match="cannot write generated files"):
+        generate(SPEC_EXAMPLES, tmp_path / "pkg")
+    monkeypatch.undo()
+    assert len(failed) > 1
+    assert _open_descriptors() == before
+    assert not (tmp_path / "pkg").exists()
