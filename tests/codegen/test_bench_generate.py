@@ -3,7 +3,8 @@ same bytes as the direct one, and its baseline and file-creation probe run."""
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,12 +16,10 @@ from .helpers import AWS_MODELS, PROJECT_ROOT
 
 
 def _bench() -> ModuleType:
-    path = PROJECT_ROOT / "benchmarks" / "bench_generate.py"
-    spec = importlib.util.spec_from_file_location("bench_generate", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    benchmarks = str(PROJECT_ROOT / "benchmarks")
+    if benchmarks not in sys.path:
+        sys.path.insert(0, benchmarks)  # as when the script runs
+    return importlib.import_module("bench_generate")
 
 
 bench = _bench()

@@ -26,6 +26,21 @@ def _path_of(descriptor: int) -> str:
     return os.readlink(f"/proc/self/fd/{descriptor}")
 
 
+def _record_fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The path of every descriptor fsynced from now on, from any thread."""
+    synced: list[str] = []
+    lock = threading.Lock()
+    real_fsync = os.fsync
+
+    def recording_fsync(descriptor: int) -> None:
+        with lock:
+            synced.append(_path_of(descriptor))
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(os, "fsync", recording_fsync)
+    return synced
+
+
 def package_files(root: Path) -> set[str]:
     """Every regular file under `root`, relative to it."""
     return {str(path.relative_to(root)) for path in root.rglob("*") if path.is_file()}
@@ -37,16 +52,7 @@ def test_every_file_and_directory_is_synced_before_the_swap(
 ) -> None:
     target = tmp_path / "pkg"
     staging = str(tmp_path / ".pkg.generate-waiters.new")
-    synced: list[str] = []
-    lock = threading.Lock()
-    real_fsync = os.fsync
-
-    def recording_fsync(descriptor: int) -> None:
-        with lock:
-            synced.append(_path_of(descriptor))
-        real_fsync(descriptor)
-
-    monkeypatch.setattr(os, "fsync", recording_fsync)
+    synced = _record_fsyncs(monkeypatch)
     generate(SPEC_EXAMPLES, target)
     staged = {
         os.path.relpath(path, staging)
@@ -224,16 +230,7 @@ def test_without_a_thread_this_thread_syncs_and_a_late_share_does_nothing(
 ) -> None:
     pool = _FailingPool()
     monkeypatch.setattr(write_sync, "worker_pool", lambda: pool)
-    synced: list[str] = []
-    lock = threading.Lock()
-    real_fsync = os.fsync
-
-    def recording_fsync(descriptor: int) -> None:
-        with lock:
-            synced.append(_path_of(descriptor))
-        real_fsync(descriptor)
-
-    monkeypatch.setattr(os, "fsync", recording_fsync)
+    synced = _record_fsyncs(monkeypatch)
     generate(SPEC_EXAMPLES, tmp_path / "pkg")
     staging = str(tmp_path / ".pkg.generate-waiters.new") + os.sep
     files = package_files(tmp_path / "pkg")
