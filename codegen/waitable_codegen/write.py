@@ -328,11 +328,7 @@ def _build(
         checkpoint("staged the manifest")
         _sync_and_close(written, [*directories.values()])  # one round: together
     finally:
-        opened = [*directories.values()]
-        try:
-            close_all(written)
-        finally:
-            close_all(opened)
+        close_all([*written, *directories.values()])  # each one, whatever fails
 
 
 def _sync_and_close(written: list[int], directories: Sequence[int] = ()) -> None:
