@@ -21,7 +21,8 @@ claims reads as `NotFound`, as the AWS SDK for Rust does.
 Transport failures are not service errors and are never shown to acceptors:
 `OSError` (so `ConnectionError` and `TimeoutError`, which is also
 `asyncio.TimeoutError`) and any exception whose class hierarchy has a class named
-`BotoCoreError` but none named `ClientError`. They fail the waiter with
+`BotoCoreError` but none named `ClientError`, and awscrt's `AwsCrtError` when it
+names a network failure (`waitable.crt_errors`). They fail the waiter with
 `WaiterOperationError` (the cause chained) unless the caller lists their type in
 `retry_on=`, which makes such an attempt a retry.
 """
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from .crt_errors import crt_network_failure
 from .definition import ModeledError
 
 __all__ = ["error_code", "is_transport_error", "shape_name"]
@@ -85,4 +87,6 @@ def is_transport_error(exc: BaseException) -> bool:
     if isinstance(exc, OSError):
         return True
     names = {cls.__name__ for cls in type(exc).__mro__}
-    return "BotoCoreError" in names and "ClientError" not in names
+    if "BotoCoreError" in names and "ClientError" not in names:
+        return True
+    return crt_network_failure(exc) is not None

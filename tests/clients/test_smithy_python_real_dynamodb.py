@@ -26,9 +26,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
+from awscrt.exceptions import AwsCrtError
 from aws_sdk_dynamodb.models import DescribeTableInput, ResourceNotFoundException
 from smithy_core.exceptions import CallError, ClientTimeoutError, SmithyError
 from smithy_http.aio.aiohttp import AIOHTTPClient
+from smithy_http.aio.crt import AWSCRTHTTPClient
 
 from waitable import (
     AsyncWaiter,
@@ -261,6 +263,63 @@ def test_retry_on_connection_error_retries_a_refused_connection(
     endpoint = f"http://127.0.0.1:{closed_port()}"
     with pytest.raises(WaiterTimeoutError) as raised:
         run(real_world, "dynamodb", wait, endpoint_url=endpoint)
+    states = {attempt.state.value for attempt in raised.value.result.history}
+    assert states == {RETRY}
+
+
+def _over_crt(
+    world: World, endpoint: str, wait: Callable[[Any], Awaitable[Any]]
+) -> Any:
+    """`wait` with a real client whose transport is the CRT's HTTP client."""
+
+    async def main() -> Any:
+        async with dynamodb_client(endpoint, transport=AWSCRTHTTPClient()) as client:
+            return await wait(client)
+
+    return asyncio.run(main())
+
+
+def test_the_crt_client_waits_like_the_default_one(
+    real_world: World, real_generated: ModuleType
+) -> None:
+    real_world.create_table()
+    wait = _table_wait(real_world, real_generated, "TableExists", FAST)
+    result = _over_crt(real_world, real_world.moto.endpoint_url, wait)
+    assert [attempt.state.value for attempt in result.history] == [SUCCESS]
+
+
+def test_a_refused_connection_through_the_crt_client_is_a_transport_error(
+    real_world: World, real_generated: ModuleType
+) -> None:
+    """The CRT client's failure is awscrt's one class, a network failure by its name."""
+    wait = _table_wait(real_world, real_generated, "TableNotExists", FAST)
+
+    endpoint = f"http://127.0.0.1:{closed_port()}"
+    with pytest.raises(WaiterOperationError) as raised:
+        _over_crt(real_world, endpoint, wait)
+    cause = raised.value.__cause__
+    assert isinstance(cause, SmithyPythonConnectionError)
+    assert isinstance(cause, ConnectionError) and is_transport_error(cause)
+    # smithy-core wraps the transport's exception: SmithyError(e) from e.
+    assert type(cause.__cause__) is SmithyError
+    crt_error = cause.__cause__.__cause__
+    assert isinstance(crt_error, AwsCrtError)
+    assert crt_error.name == "AWS_IO_SOCKET_CONNECTION_REFUSED"
+    assert "is a transport error" in str(raised.value)
+
+
+def test_retry_on_connection_error_retries_a_refused_crt_connection(
+    real_world: World, real_generated: ModuleType
+) -> None:
+    cls = waiter_class(real_generated, "dynamodb", "TableNotExists")
+
+    async def wait(client: Any) -> Any:
+        waiter = smithy_python_waiter(cls, client, retry_on=(ConnectionError,))
+        return await waiter.wait({"TableName": real_world.name}, **TIMING_OUT)
+
+    endpoint = f"http://127.0.0.1:{closed_port()}"
+    with pytest.raises(WaiterTimeoutError) as raised:
+        _over_crt(real_world, endpoint, wait)
     states = {attempt.state.value for attempt in raised.value.result.history}
     assert states == {RETRY}
 

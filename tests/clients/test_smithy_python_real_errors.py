@@ -20,6 +20,7 @@ if sys.version_info < (3, 12):
     )
 
 import aiohttp
+from awscrt.exceptions import AwsCrtError, from_code
 from aws_sdk_dynamodb.models import ResourceNotFoundException
 from hypothesis import given
 from hypothesis import strategies as st
@@ -40,6 +41,15 @@ namespaces = st.from_regex(
 statuses = st.integers(min_value=400, max_value=599)
 # What a service may write into its own message, which follows the fields read.
 service_messages = st.text(max_size=60).map(lambda text: f" - message: {text}")
+
+
+def crt_error(name: str) -> AwsCrtError:
+    """awscrt's own error for `name` (awscrt numbers its errors by library, 1024 each)."""
+    for code in range(1024 * 16):
+        error = from_code(code)
+        if isinstance(error, AwsCrtError) and error.name == name:
+            return error
+    raise LookupError(name)
 
 
 def caused(error: BaseException, cause: BaseException) -> BaseException:
@@ -123,8 +133,19 @@ def test_an_http_408_is_a_service_answer_not_a_transport_timeout() -> None:
         caused(SmithyError(ValueError("bad")), ValueError("bad")),
         ValueError("not smithy's"),
         ConnectionResetError("already a transport error"),
+        caused(
+            SmithyError(crt_error("AWS_ERROR_HTTP_INVALID_HEADER_VALUE")),
+            crt_error("AWS_ERROR_HTTP_INVALID_HEADER_VALUE"),
+        ),
     ],
-    ids=["other-call-error", "smithy-error", "wrapped-non-transport", "value", "os"],
+    ids=[
+        "other-call-error",
+        "smithy-error",
+        "wrapped-non-transport",
+        "value",
+        "os",
+        "crt-not-network",
+    ],
 )
 def test_other_errors_are_raised_as_they_are(error: BaseException) -> None:
     assert client_error(error) is None
@@ -140,8 +161,10 @@ def test_a_modeled_error_is_raised_as_it_is_whatever_caused_it() -> None:
     [
         ConnectionRefusedError(111, "Connect call failed"),
         aiohttp.ServerDisconnectedError(),  # aiohttp's, and not an OSError
+        crt_error("AWS_ERROR_HTTP_SERVER_CLOSED"),  # the CRT client's, by its name
+        crt_error("AWS_IO_DNS_INVALID_NAME"),
     ],
-    ids=["refused", "server-disconnected"],
+    ids=["refused", "server-disconnected", "crt-server-closed", "crt-dns"],
 )
 def test_a_wrapped_transport_failure_is_a_connection_error(
     cause: BaseException,
@@ -157,8 +180,17 @@ def test_a_wrapped_transport_failure_is_a_connection_error(
         caused(ClientTimeoutError(message="A timeout error occurred."), TimeoutError()),
         ClientTimeoutError(message="A timeout error occurred."),
         caused(SmithyError(TimeoutError()), TimeoutError()),
+        caused(
+            SmithyError(crt_error("AWS_ERROR_HTTP_RESPONSE_FIRST_BYTE_TIMEOUT")),
+            crt_error("AWS_ERROR_HTTP_RESPONSE_FIRST_BYTE_TIMEOUT"),
+        ),
     ],
-    ids=["client-timeout", "client-timeout-uncaused", "wrapped-timeout"],
+    ids=[
+        "client-timeout",
+        "client-timeout-uncaused",
+        "wrapped-timeout",
+        "crt-first-byte-timeout",
+    ],
 )
 def test_a_transport_timeout_is_a_timeout_error(error: BaseException) -> None:
     replacement = client_error(error)

@@ -5,7 +5,9 @@ error shape, which is the code `errorType` compares with. Two other kinds do:
 
 * a transport failure reaches the caller wrapped in smithy-core's `SmithyError`
   (`SmithyError(e) from e`) or, for a timeout, as its `ClientTimeoutError` (a
-  `CallError` raised from the transport's `TimeoutError`). Neither is an
+  `CallError` raised from the transport's `TimeoutError`). With the CRT client
+  the wrapped exception is awscrt's `AwsCrtError`, a network failure only by its
+  name (`waitable.crt_errors`). Neither is an
   `OSError`, so the runtime would show them to acceptors as service errors;
 * an error the operation does not model is a bare `CallError` whose code is
   only written into its message (`... - id: <shape id>` for the JSON protocols,
@@ -20,6 +22,8 @@ never imported: classes are recognised by name, as the runtime does for botocore
 from __future__ import annotations
 
 import re
+
+from ..crt_errors import crt_network_failure
 
 __all__ = [
     "SmithyPythonConnectionError",
@@ -77,13 +81,18 @@ def _class_names(error: BaseException) -> frozenset[str]:
 def _transport_cause(error: BaseException) -> BaseException | None:
     """The transport failure a smithy-core error was raised from, if its cause chain has one.
 
-    That is an `OSError` (`TimeoutError` included), or aiohttp's
-    `ClientConnectionError` family, some of which are not `OSError`s.
+    That is an `OSError` (`TimeoutError` included), aiohttp's
+    `ClientConnectionError` family, some of which are not `OSError`s, or an awscrt
+    error naming a network failure.
     """
     seen: set[int] = set()
     cause = error.__cause__
     while cause is not None and id(cause) not in seen:
-        if isinstance(cause, OSError) or _AIOHTTP_CONNECTION in _class_names(cause):
+        if (
+            isinstance(cause, OSError)
+            or _AIOHTTP_CONNECTION in _class_names(cause)
+            or crt_network_failure(cause) is not None
+        ):
             return cause
         seen.add(id(cause))
         cause = cause.__cause__
@@ -96,7 +105,11 @@ def client_error(error: BaseException) -> Exception | None:
     if "SmithyError" not in names or "ModeledError" in names:
         return None
     transport = _transport_cause(error)
-    if isinstance(transport, TimeoutError) or _CLIENT_TIMEOUT in names:
+    if (
+        isinstance(transport, TimeoutError)
+        or _CLIENT_TIMEOUT in names
+        or (transport is not None and crt_network_failure(transport) == "timeout")
+    ):
         return SmithyPythonTimeoutError(f"the request timed out: {transport or error}")
     if transport is not None:
         return SmithyPythonConnectionError(f"could not reach the service: {transport}")

@@ -16,7 +16,8 @@ with the AWS lists of botocore's standard retry mode):
    Throttling; botocore's transient statuses 500, 502, 503, 504 → ServerSide.
 4. Transport failures, recognised by class name and package along the class's
    MRO (nothing is imported): timeouts → Timeout, broken or refused connections →
-   ServerSide; see `TRANSPORT_ERROR_TYPES`. An error with none of these is looked
+   ServerSide; see `TRANSPORT_ERROR_TYPES`. awscrt's one class, `AwsCrtError`, is
+   read by its `name` instead (`waitable.crt_errors`). An error with none of these is looked
    at again through its explicit cause (`raise ... from err`), as smithy-python
    clients wrap transport errors that way.
 5. `evaluate_other_exceptions(error)`, the extension hook (seed 001's
@@ -31,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Protocol, TypeVar
 
+from ..crt_errors import crt_network_failure
 from ..error_codes import error_code
 from ..actions import CutOff, Raised, Returned
 from .directives import (
@@ -123,6 +125,12 @@ TRANSPORT_ERROR_TYPES: Mapping[tuple[str, str], RetryErrorType] = {
     ("requests", "ConnectionError"): _SERVER,
     ("builtins", "TimeoutError"): _TIMEOUT,
     ("builtins", "ConnectionError"): _SERVER,
+}
+
+# awscrt's network failures (`crt_network_failure`), as their kind in Python.
+_CRT_TYPES: Mapping[str | None, RetryErrorType] = {
+    "timeout": _TIMEOUT,
+    "connection": _SERVER,
 }
 
 # How many explicit causes (`raise ... from err`) the transport tier looks through.
@@ -241,7 +249,9 @@ def _transport_type(error: BaseException) -> RetryErrorType | None:
     for _ in range(_MAX_CAUSES + 1):
         if current is None:
             return None
-        reason = _class_transport_type(type(current))
+        reason = _class_transport_type(type(current)) or _CRT_TYPES.get(
+            crt_network_failure(current)
+        )
         if reason is not None:
             return reason
         wrapped = getattr(current, "reason", None)

@@ -1,0 +1,89 @@
+"""Network failures of the AWS Common Runtime, read from awscrt's one exception class.
+
+awscrt (behind smithy-python's `AWSCRTHTTPClient` and other AWS tools) raises
+`awscrt.exceptions.AwsCrtError` for every failure and says which in its `name`
+(`AWS_IO_SOCKET_CONNECTION_REFUSED`). The names below are the failures to reach
+or hear from the peer (socket, DNS, TLS and HTTP connection level): what an
+`OSError` is for Python's own sockets, and so a transport failure here too. The
+rest (a bad header, a closed client) are not; the few awscrt maps to Python's
+own exceptions (a broken pipe is `BrokenPipeError`, out of memory `MemoryError`)
+are judged as those. awscrt is never
+imported: the class is recognised by its package and name along the MRO.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+__all__ = ["CRT_CONNECTION_FAILURES", "CRT_TIMEOUTS", "crt_network_failure"]
+
+#: Failures to answer in time: a socket, TLS negotiation, first response byte or
+#: pooled-connection wait that timed out.
+CRT_TIMEOUTS: frozenset[str] = frozenset(
+    {
+        "AWS_IO_SOCKET_TIMEOUT",
+        "AWS_IO_TLS_NEGOTIATION_TIMEOUT",
+        "AWS_ERROR_HTTP_RESPONSE_FIRST_BYTE_TIMEOUT",
+        "AWS_ERROR_HTTP_CONNECTION_MANAGER_ACQUISITION_TIMEOUT",
+    }
+)
+
+#: Failures to connect, or a connection lost: refused, reset, unreachable, a host
+#: name that does not resolve, a TLS handshake or peer certificate that fails (as
+#: Python's `ssl` errors are `OSError`s), a connection the server closed or reset.
+CRT_CONNECTION_FAILURES: frozenset[str] = frozenset(
+    {
+        "AWS_IO_SOCKET_CONNECTION_REFUSED",
+        "AWS_IO_SOCKET_CONNECT_ABORTED",
+        "AWS_IO_SOCKET_CLOSED",
+        "AWS_IO_SOCKET_NETWORK_DOWN",
+        "AWS_IO_SOCKET_NO_ROUTE_TO_HOST",
+        "AWS_IO_SOCKET_NOT_CONNECTED",
+        "AWS_IO_DNS_QUERY_FAILED",
+        "AWS_IO_DNS_QUERY_AGAIN",
+        "AWS_IO_DNS_NO_ADDRESS_FOR_HOST",
+        "AWS_IO_DNS_INVALID_NAME",
+        "AWS_IO_DNS_HOST_REMOVED_FROM_CACHE",
+        "AWS_IO_TLS_ERROR_NEGOTIATION_FAILURE",
+        "AWS_IO_TLS_ERROR_NOT_NEGOTIATED",
+        "AWS_IO_TLS_ERROR_ALERT_RECEIVED",
+        "AWS_IO_TLS_ALERT_NOT_GRACEFUL",
+        "AWS_IO_TLS_CLOSED_ABORT",
+        "AWS_IO_TLS_CLOSED_GRACEFUL",
+        "AWS_IO_TLS_ERROR_READ_FAILURE",
+        "AWS_IO_TLS_ERROR_WRITE_FAILURE",
+        "AWS_IO_TLS_BAD_PEER_CERTIFICATE",
+        "AWS_IO_TLS_HOST_NAME_MISMATCH",
+        "AWS_IO_TLS_PEER_CERTIFICATE_EXPIRED",
+        "AWS_IO_TLS_PEER_CERTIFICATE_REVOKED",
+        "AWS_IO_TLS_INVALID_CERTIFICATE_CHAIN",
+        "AWS_ERROR_HTTP_CONNECTION_CLOSED",
+        "AWS_ERROR_HTTP_SERVER_CLOSED",
+        "AWS_ERROR_HTTP_GOAWAY_RECEIVED",
+        "AWS_ERROR_HTTP_RST_STREAM_RECEIVED",
+        "AWS_ERROR_HTTP_PROXY_CONNECT_FAILED",
+        "AWS_ERROR_HTTP_PROXY_CONNECT_FAILED_RETRYABLE",
+        "AWS_ERROR_HTTP_STREAM_MANAGER_CONNECTION_ACQUIRE_FAILURE",
+    }
+)
+
+
+def crt_network_failure(
+    error: BaseException,
+) -> Literal["timeout", "connection"] | None:
+    """ "timeout" or "connection" for an awscrt `AwsCrtError` naming a network
+    failure; None for any other error (awscrt's others included)."""
+    if not any(
+        klass.__name__ == "AwsCrtError"
+        and klass.__module__.partition(".")[0] == "awscrt"
+        for klass in type(error).__mro__
+    ):
+        return None
+    name = getattr(error, "name", None)
+    if type(name) is not str:
+        return None
+    if name in CRT_TIMEOUTS:
+        return "timeout"
+    if name in CRT_CONNECTION_FAILURES:
+        return "connection"
+    return None
