@@ -21,6 +21,8 @@ if sys.version_info < (3, 12):
     )
 
 import asyncio
+import socket
+import threading
 from types import ModuleType
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -322,6 +324,41 @@ def test_retry_on_connection_error_retries_a_refused_crt_connection(
         _over_crt(real_world, endpoint, wait)
     states = {attempt.state.value for attempt in raised.value.result.history}
     assert states == {RETRY}
+
+
+def test_a_crt_request_the_server_drops_ends_at_the_deadline(
+    real_world: World, real_generated: ModuleType
+) -> None:
+    """smithy-http 0.6's CRT client never answers when the server reads the request
+    and closes the connection; the wait still ends at its deadline, with the request
+    it cut off in its history."""
+    wait = _table_wait(real_world, real_generated, "TableNotExists", TIMING_OUT)
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        dropping = threading.Thread(target=_drop_connections, args=(listener,))
+        dropping.start()
+        try:
+            with pytest.raises(WaiterTimeoutError) as raised:
+                _over_crt(
+                    real_world, f"http://127.0.0.1:{listener.getsockname()[1]}", wait
+                )
+        finally:
+            listener.shutdown(socket.SHUT_RDWR)
+            dropping.join()
+    history = raised.value.result.history
+    assert history and history[-1].output is None and history[-1].error_type is None
+
+
+def _drop_connections(listener: socket.socket) -> None:
+    """Accept each connection, read the request, close it without an answer."""
+    while True:
+        try:
+            connection, _ = listener.accept()
+        except OSError:  # the listener was shut down
+            return
+        with connection:
+            connection.recv(65536)
 
 
 def test_a_request_timeout_is_a_transport_timeout(
