@@ -42,6 +42,7 @@ from .write import (
     plan_changes,
     read_manifest,
 )
+from .write_check import check_changes
 from .write_manifest import new_manifest
 
 STDIN = "-"
@@ -182,7 +183,7 @@ def render_and_write(
         fingerprint, files, [vars(event) for event in events], plan.waiter_count
     )
     if check:
-        changes = plan_changes(target, files, force=force)
+        changes = check_changes(target, files, force=force)
     else:
         with exclusive(target):
             changes = plan_changes(target, files, force=force)

@@ -62,3 +62,32 @@ def _still_there(name: str, parent_fd: int, descriptor: int) -> bool:
         return False
     held = os.fstat(descriptor)
     return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
+
+
+def wait_for_writer(site: OutputSite) -> bool:
+    """Wait until no run holds OUT_DIR's lock; True when one did (and has finished).
+
+    For readers that take no lock themselves (`--check` may not be allowed to
+    create the lock file): a shared lock on the writer's file waits for it. No
+    lock file (no run under way), or one that is not a regular file or cannot be
+    opened, is not waited on.
+    """
+    try:
+        descriptor = os.open(
+            site.parent / site.lock_name,
+            os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+        )
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return False
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            checkpoint("waiting for the writer")
+            fcntl.flock(descriptor, fcntl.LOCK_SH)
+            return True
+        return False
+    finally:
+        os.close(descriptor)

@@ -1,0 +1,58 @@
+"""`--check`'s comparison of OUT_DIR, made without the lock a writer holds.
+
+A check may run where it cannot create the lock file (a read-only checkout), so
+it takes no lock; a generation into the same OUT_DIR may then swap a new package
+in while the check reads the old one, whose files vanish as it is discarded. The
+check notices the swap (OUT_DIR names another directory after the comparison than
+before it, or none between the two renames of a portable swap), waits for the
+writer to release its lock, and compares again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
+
+from .errors import GenerationError
+from .lock import wait_for_writer
+from .staging import OutputSite
+from .write import Changes, plan_changes
+
+#: Comparisons before a check gives up on an OUT_DIR that keeps being replaced.
+CHECK_ROUNDS = 8
+
+
+def check_changes(
+    out_dir: Path, files: Mapping[PurePosixPath, str], *, force: bool
+) -> Changes:
+    """`plan_changes` of one whole package: compared again when OUT_DIR was
+    swapped (or was between the two renames of a portable swap) meanwhile."""
+    site = OutputSite.of(out_dir)
+    for _ in range(CHECK_ROUNDS):
+        before = _identity(out_dir)
+        changes = plan_changes(out_dir, files, force=force)
+        after = _identity(out_dir)
+        if after == before and (after is not None or not _retired(site)):
+            return changes
+        if not wait_for_writer(site) and after == before:
+            return changes  # no run under way: a killed one left the package retired
+    raise GenerationError(
+        f"{out_dir}: was replaced by another generation {CHECK_ROUNDS} times while "
+        "it was checked; run the check again when nothing else writes it"
+    )
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The directory entry `path` names (device, inode); None when there is none."""
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _retired(site: OutputSite) -> bool:
+    """True when the old package waits beside OUT_DIR (a portable swap under way,
+    or one a kill interrupted, which the next generation completes)."""
+    return os.path.lexists(site.parent / site.retired_name)
