@@ -27,20 +27,38 @@ def check_changes(
     out_dir: Path, files: Mapping[PurePosixPath, str], *, force: bool
 ) -> Changes:
     """`plan_changes` of one whole package: compared again when OUT_DIR was
-    swapped (or was between the two renames of a portable swap) meanwhile."""
+    swapped (or was between the two renames of a portable swap) meanwhile.
+
+    The comparison stands, answer or error, when OUT_DIR named the same directory
+    before it, after it and after the look for a retired package; an error raised
+    while a swap made files vanish under it is not the answer either."""
     site = OutputSite.of(out_dir)
     for _ in range(CHECK_ROUNDS):
         before = _identity(out_dir)
-        changes = plan_changes(out_dir, files, force=force)
+        try:
+            changes, failure = plan_changes(out_dir, files, force=force), None
+        except GenerationError as exc:
+            changes, failure = None, exc
         after = _identity(out_dir)
-        if after == before and (after is not None or not _retired(site)):
-            return changes
-        if not wait_for_writer(site) and after == before:
-            return changes  # no run under way: a killed one left the package retired
+        retired = _retired(site)
+        stable = before == after == _identity(out_dir)
+        if stable and (after is not None or not retired):
+            return _answer(changes, failure)
+        if not wait_for_writer(site) and stable:
+            # No run under way: a killed one left the package retired (the next
+            # generation puts it back); the comparison says what it found.
+            return _answer(changes, failure)
     raise GenerationError(
         f"{out_dir}: was replaced by another generation {CHECK_ROUNDS} times while "
         "it was checked; run the check again when nothing else writes it"
     )
+
+
+def _answer(changes: Changes | None, failure: GenerationError | None) -> Changes:
+    if failure is not None:
+        raise failure
+    assert changes is not None
+    return changes
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

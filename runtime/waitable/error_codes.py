@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from .class_names import class_package
 from .crt_errors import crt_network_failure
 from .definition import ModeledError
 
@@ -63,8 +64,7 @@ def _is_smithy_modeled(cls: type) -> bool:
     """Whether smithy-core's `ModeledError` is among `cls`'s bases (duck-typed: the
     runtime never imports smithy-core)."""
     return any(
-        base.__name__ == "ModeledError"
-        and base.__module__.partition(".")[0] == "smithy_core"
+        base.__name__ == "ModeledError" and class_package(base) == "smithy_core"
         for base in cls.__mro__
     )
 

@@ -77,6 +77,7 @@ from .calls import (
     poll_timeout,
 )
 from .definition import AcceptorState, WaiterDefinition
+from .crt_errors import crt_network_failure
 from .error_codes import error_code, is_transport_error
 from .errors import (
     WaiterEvaluationError,
@@ -673,7 +674,21 @@ def _fail(error: Exception) -> NoReturn:
 def _fail_operation(
     plan: WaitPlan, state: WaitState, now: float, cause: Exception, code: str
 ) -> NoReturn:
-    if is_transport_error(cause):
+    crt = crt_network_failure(cause)
+    if crt is not None:
+        # awscrt raises one class for every failure: retry_on=(AwsCrtError,) would
+        # retry its programming errors too; the strategy's policy reads the name.
+        advice = (
+            f"{type(cause).__name__} is a transport error ({crt} failure), not a "
+            "service error; "
+            + (
+                "it does not pass by itself (check the endpoint and its certificate)"
+                if crt == "lasting"
+                else "pass retry= a waitable.retry.StandardRetryStrategy() to retry "
+                "it with backoff (it retries awscrt's network failures by name)"
+            )
+        )
+    elif is_transport_error(cause):
         advice = (
             f"{type(cause).__name__} is a transport error, not a service error; "
             f"pass retry_on=({type(cause).__name__},) to retry it, or retry= a "

@@ -162,9 +162,16 @@ def test_a_modeled_error_is_raised_as_it_is_whatever_caused_it() -> None:
         ConnectionRefusedError(111, "Connect call failed"),
         aiohttp.ServerDisconnectedError(),  # aiohttp's, and not an OSError
         crt_error("AWS_ERROR_HTTP_SERVER_CLOSED"),  # the CRT client's, by its name
-        crt_error("AWS_IO_DNS_INVALID_NAME"),
+        crt_error("AWS_IO_DNS_QUERY_FAILED"),
+        crt_error("AWS_IO_TLS_HOST_NAME_MISMATCH"),  # lasting, a transport error still
     ],
-    ids=["refused", "server-disconnected", "crt-server-closed", "crt-dns"],
+    ids=[
+        "refused",
+        "server-disconnected",
+        "crt-server-closed",
+        "crt-dns",
+        "crt-certificate",
+    ],
 )
 def test_a_wrapped_transport_failure_is_a_connection_error(
     cause: BaseException,

@@ -4,6 +4,9 @@ swaps OUT_DIR while the check reads it (`write_check.py`, `lock.wait_for_writer`
 from __future__ import annotations
 
 import os
+import shutil
+import signal
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -12,11 +15,12 @@ from typing import Any
 
 import pytest
 
-from waitable_codegen import generate, lock, write, write_check
+from waitable_codegen import generate, lock, write, write_check, write_read
 from waitable_codegen.errors import GenerationError
-from waitable_codegen.staging import OutputSite
+from waitable_codegen.staging import SWAP_VARIABLE, OutputSite
 
 from .helpers import status_waiter, thing_shapes, write_model
+from .test_write_crash import command, environment, stopped_or_exited
 
 
 @pytest.fixture
@@ -116,6 +120,109 @@ def test_a_check_gives_up_on_a_package_replaced_every_time(
     with pytest.raises(GenerationError, match="replaced by another generation 8 times"):
         generate(first, out, check=True)
     assert len(swaps) == write_check.CHECK_ROUNDS
+
+
+def test_a_file_the_swap_removes_between_its_lstat_and_its_read_is_no_error(
+    tmp_path: Path, models: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The old package's discard removes a file the comparison has just seen: what
+    is left where it was read is no file of ours, which is an error only when OUT_DIR
+    was not swapped meanwhile."""
+    first, second, _ = models
+    out = tmp_path / "pkg"
+    generate(second, out)
+    original = write_read.read_regular
+    swaps: list[str] = []
+
+    def read_regular(name: str, *args: Any, **kwargs: Any) -> Any:
+        if not swaps and name.endswith(".py"):
+            swaps.append(name)
+            generate(first, out)
+        return original(name, *args, **kwargs)
+
+    monkeypatch.setattr(write_read, "read_regular", read_regular)
+    result = generate(first, out, check=True)
+    assert swaps and not result.stale
+
+
+def _writer_between_renames(
+    tmp_path: Path, model: Path, out: Path
+) -> subprocess.Popen[bytes]:
+    """A real generation of `model` with the portable swap over the package in
+    `out`, stopped after its first rename (OUT_DIR retired, the new package not yet
+    in place), holding the lock. A rehearsal over a copy finds that point."""
+    swap = {SWAP_VARIABLE: "rename"}
+    trace = tmp_path / "trace"
+    rehearsal = tmp_path / "rehearsal" / out.name
+    shutil.copytree(out, rehearsal)
+    subprocess.run(
+        command([model], rehearsal), env=environment(trace, **swap), check=True
+    )
+    points = [line.split(" ", 2) for line in trace.read_text().splitlines()]
+    (stop_at,) = [
+        int(n) for _, n, point in points if point == "retired the old package"
+    ]
+    trace.unlink()
+    writer = subprocess.Popen(
+        command([model], out),
+        env=environment(trace, stop_at, **swap),
+        stdout=subprocess.DEVNULL,
+    )
+    assert stopped_or_exited(writer)
+    assert not out.exists()
+    return writer
+
+
+def test_a_check_between_the_renames_of_a_running_swap_waits_for_it(
+    tmp_path: Path, models: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second, _ = models
+    out = tmp_path / "pkg"
+    generate(second, out)
+    writer = _writer_between_renames(tmp_path, first, out)
+    resumed: list[str] = []
+
+    def checkpoint(name: str) -> None:  # the check is about to wait: let it end
+        if name == "waiting for the writer" and not resumed:
+            resumed.append(name)
+            writer.send_signal(signal.SIGCONT)
+
+    monkeypatch.setattr(lock, "checkpoint", checkpoint)
+    try:
+        result = generate(first, out, check=True)
+    finally:
+        writer.send_signal(signal.SIGCONT)
+        assert writer.wait() == 0
+    assert resumed, "the check waited for the writer"
+    assert not result.stale
+
+
+def test_a_swap_that_ends_while_the_check_looks_for_the_old_package_is_seen(
+    tmp_path: Path, models: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OUT_DIR was missing before and after the comparison; the writer puts the new
+    package in place and discards the old one just before the check looks for it."""
+    first, second, _ = models
+    out = tmp_path / "pkg"
+    generate(second, out)
+    writer = _writer_between_renames(tmp_path, first, out)
+    original = write_check._retired
+    finished: list[int] = []
+
+    def retired(site: OutputSite) -> bool:
+        if not finished:
+            writer.send_signal(signal.SIGCONT)
+            finished.append(writer.wait())
+        return original(site)
+
+    monkeypatch.setattr(write_check, "_retired", retired)
+    try:
+        result = generate(first, out, check=True)
+    finally:
+        writer.send_signal(signal.SIGCONT)
+        writer.wait()
+    assert finished == [0]
+    assert not result.stale
 
 
 def test_a_kill_between_the_renames_of_a_portable_swap_is_reported_as_it_is(

@@ -17,7 +17,8 @@ with the AWS lists of botocore's standard retry mode):
 4. Transport failures, recognised by class name and package along the class's
    MRO (nothing is imported): timeouts → Timeout, broken or refused connections →
    ServerSide; see `TRANSPORT_ERROR_TYPES`. awscrt's one class, `AwsCrtError`, is
-   read by its `name` instead (`waitable.crt_errors`). An error with none of these is looked
+   read by its `name` instead (`waitable.crt_errors`; its lasting failures, such as
+   a certificate that does not verify, are not retried). An error with none of these is looked
    at again through its explicit cause (`raise ... from err`), as smithy-python
    clients wrap transport errors that way.
 5. `evaluate_other_exceptions(error)`, the extension hook (seed 001's
@@ -32,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Protocol, TypeVar
 
+from ..class_names import class_package
 from ..crt_errors import crt_network_failure
 from ..error_codes import error_code
 from ..actions import CutOff, Raised, Returned
@@ -127,7 +129,9 @@ TRANSPORT_ERROR_TYPES: Mapping[tuple[str, str], RetryErrorType] = {
     ("builtins", "ConnectionError"): _SERVER,
 }
 
-# awscrt's network failures (`crt_network_failure`), as their kind in Python.
+# awscrt's network failures (`crt_network_failure`), as their kind in Python; a
+# lasting one (a certificate that does not verify) is not retried, as Python's
+# `ssl.SSLCertVerificationError` is not.
 _CRT_TYPES: Mapping[str | None, RetryErrorType] = {
     "timeout": _TIMEOUT,
     "connection": _SERVER,
@@ -235,8 +239,8 @@ def _code_or_status_type(error: BaseException) -> RetryErrorType | None:
 def _class_transport_type(cls: type[BaseException]) -> RetryErrorType | None:
     """The first class along `cls`'s MRO that `TRANSPORT_ERROR_TYPES` names."""
     for klass in cls.__mro__:
-        package = klass.__module__.partition(".")[0]
-        reason = TRANSPORT_ERROR_TYPES.get((package, klass.__name__))
+        package = class_package(klass)
+        reason = TRANSPORT_ERROR_TYPES.get((package or "", klass.__name__))
         if reason is not None:
             return reason
     return None
