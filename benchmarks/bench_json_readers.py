@@ -11,7 +11,8 @@ during a generation, each way producing the same cut documents (checked equal):
 
 - json: `json.loads` of every file, `reachable_documents`, the full documents freed;
 - msgspec: each document with its shapes as raw JSON, each shape's outline (type,
-  trait names, targets), the same closure, then only the kept shapes decoded.
+  trait names, targets) as the body generation's own closure reads, that closure,
+  then only the kept shapes decoded.
 
 msgspec is not a dependency of the generator; the test extras install it for this
 script and its test.
@@ -23,21 +24,20 @@ import argparse
 import gc
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import msgspec
 from msgspec import Raw, Struct
 
-from waitable_codegen.model.reachable import reachable_documents
+from waitable_codegen.model.reachable import _closure, reachable_documents
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 MODELS = sorted(
     (PROJECT_ROOT.parent / "shared" / "models" / "api-models-aws").glob("*.json")
 )
 WAITABLE = "smithy.waiters#waitable"
-MIXIN = "smithy.api#mixin"
 
 
 class Ref(Struct):
@@ -84,54 +84,28 @@ _OUTLINE = msgspec.json.Decoder(Outline)
 _ANY = msgspec.json.Decoder()
 
 
-def _targets(shape: Outline) -> Iterator[str | None]:
-    for ref in (shape.member, shape.key, shape.value, shape.input, shape.output):
-        if ref is not None:
-            yield ref.target
-    for refs in (shape.members.values(), shape.identifiers.values()):
-        yield from (ref.target for ref in refs)
-    yield from (ref.target for ref in shape.properties.values())
-    yield from (ref.target for ref in (*shape.errors, *shape.resources))
+def _body(shape: Outline) -> dict[str, Any]:
+    """What `reachable`'s closure reads of a shape, as the JSON it would have parsed
+    (references as `{"target": ...}`, the traits' names with their raw values)."""
+    body: dict[str, Any] = {"type": shape.type, "traits": shape.traits}
+    single = ("member", "key", "value", "input", "output")
+    for name in (*single, "create", "put", "read", "update", "delete"):
+        _put(body, name, getattr(shape, name))
+    _put(body, "list", shape.listing)
+    for name in ("members", "identifiers", "properties"):
+        named = getattr(shape, name)
+        if named:
+            body[name] = {key: {"target": ref.target} for key, ref in named.items()}
+    for name in ("errors", "resources", "operations", "collectionOperations"):
+        refs = getattr(shape, name)
+        if refs:
+            body[name] = [{"target": ref.target} for ref in refs]
+    return body
 
 
-def _bindings(shape: Outline) -> Iterator[str | None]:
-    if shape.type not in ("service", "resource"):
-        return
-    for ref in (shape.create, shape.put, shape.read, shape.update, shape.delete):
-        if ref is not None:
-            yield ref.target
-    if shape.listing is not None:
-        yield shape.listing.target
-    yield from (ref.target for ref in (*shape.operations, *shape.collectionOperations))
-
-
-def _closure(outlines: dict[str, Outline]) -> tuple[set[str], set[str]]:
-    """The shapes kept whole and the bound operations kept bare, as `reachable`'s."""
-    pending = [
-        shape_id
-        for shape_id, shape in outlines.items()
-        if shape.type == "service" or WAITABLE in shape.traits
-    ]
-    kept: set[str] = set()
-    bare: set[str] = set()
-    while pending:
-        shape_id = pending.pop()
-        if shape_id in kept:
-            continue
-        kept.add(shape_id)
-        shape = outlines[shape_id]
-        pending += (t for t in _targets(shape) if t in outlines and t not in kept)
-        for target in _bindings(shape):
-            if target not in outlines or target in bare or target in kept:
-                continue
-            bound = outlines[target]
-            if bound.type == "operation" and not (
-                WAITABLE in bound.traits or MIXIN in bound.traits
-            ):
-                bare.add(target)
-            else:
-                pending.append(target)
-    return kept, bare - kept
+def _put(body: dict[str, Any], name: str, ref: Ref | None) -> None:
+    if ref is not None:
+        body[name] = {"target": ref.target}
 
 
 def with_json(datas: list[bytes]) -> list[dict[str, Any]]:
@@ -144,15 +118,18 @@ def with_json(datas: list[bytes]) -> list[dict[str, Any]]:
 
 
 def with_msgspec(datas: list[bytes]) -> list[dict[str, Any]]:
-    """The same cut, decoding only the outlines and the kept shapes."""
+    """The same cut, decoding only the outlines and the kept shapes; the closure is
+    generation's own (`reachable._closure`), run on bodies built from the outlines."""
     documents = [_DOCUMENT.decode(data) for data in datas]
-    outlines: dict[str, Outline] = {}
+    bodies: dict[str, dict[str, Any]] = {}
+    roots: list[str] = []
     for document in documents:
-        outlines.update(
-            (shape_id, _OUTLINE.decode(raw))
-            for shape_id, raw in document.shapes.items()
-        )
-    kept, bare = _closure(outlines)
+        for shape_id, raw in document.shapes.items():
+            shape = _OUTLINE.decode(raw)
+            bodies[shape_id] = _body(shape)
+            if shape.type == "service" or WAITABLE in shape.traits:
+                roots.append(shape_id)
+    kept, bare = _closure(bodies, roots)
     cut = []
     for document in documents:
         shapes = {

@@ -253,8 +253,9 @@ def test_a_refused_connection_is_a_transport_error(
     assert len(raised.value.result.history) == 1
 
 
+@pytest.mark.parametrize("transport", ["aiohttp", "crt"])
 def test_retry_on_connection_error_retries_a_refused_connection(
-    real_world: World, real_generated: ModuleType
+    real_world: World, real_generated: ModuleType, transport: str
 ) -> None:
     cls = waiter_class(real_generated, "dynamodb", "TableNotExists")
 
@@ -264,7 +265,10 @@ def test_retry_on_connection_error_retries_a_refused_connection(
 
     endpoint = f"http://127.0.0.1:{closed_port()}"
     with pytest.raises(WaiterTimeoutError) as raised:
-        run(real_world, "dynamodb", wait, endpoint_url=endpoint)
+        if transport == "crt":
+            _over_crt(real_world, endpoint, wait)
+        else:
+            run(real_world, "dynamodb", wait, endpoint_url=endpoint)
     states = {attempt.state.value for attempt in raised.value.result.history}
     assert states == {RETRY}
 
@@ -308,22 +312,6 @@ def test_a_refused_connection_through_the_crt_client_is_a_transport_error(
     assert isinstance(crt_error, AwsCrtError)
     assert crt_error.name == "AWS_IO_SOCKET_CONNECTION_REFUSED"
     assert "is a transport error" in str(raised.value)
-
-
-def test_retry_on_connection_error_retries_a_refused_crt_connection(
-    real_world: World, real_generated: ModuleType
-) -> None:
-    cls = waiter_class(real_generated, "dynamodb", "TableNotExists")
-
-    async def wait(client: Any) -> Any:
-        waiter = smithy_python_waiter(cls, client, retry_on=(ConnectionError,))
-        return await waiter.wait({"TableName": real_world.name}, **TIMING_OUT)
-
-    endpoint = f"http://127.0.0.1:{closed_port()}"
-    with pytest.raises(WaiterTimeoutError) as raised:
-        _over_crt(real_world, endpoint, wait)
-    states = {attempt.state.value for attempt in raised.value.result.history}
-    assert states == {RETRY}
 
 
 def test_a_crt_request_the_server_drops_ends_at_the_deadline(

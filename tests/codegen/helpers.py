@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -12,6 +15,14 @@ MODELS = SHARED / "models"
 AWS_MODELS = MODELS / "api-models-aws"
 ERRORFILES = SHARED / "conformance" / "smithy-waiters-errorfiles"
 SPEC_EXAMPLES = PROJECT_ROOT / "examples" / "spec_examples.json"
+
+
+def benchmark_module(name: str) -> ModuleType:
+    """A script of `benchmarks/`, imported as it imports its own helpers when run."""
+    benchmarks = str(PROJECT_ROOT / "benchmarks")
+    if benchmarks not in sys.path:
+        sys.path.insert(0, benchmarks)
+    return importlib.import_module(name)
 
 
 def corpus_files() -> list[Path]:

@@ -3,26 +3,15 @@ same bytes as the direct one, and its baseline and file-creation probe run."""
 
 from __future__ import annotations
 
-import importlib
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from waitable_codegen import render
 
-from .helpers import AWS_MODELS, PROJECT_ROOT
+from .helpers import AWS_MODELS, benchmark_module
 
-
-def _bench() -> ModuleType:
-    benchmarks = str(PROJECT_ROOT / "benchmarks")
-    if benchmarks not in sys.path:
-        sys.path.insert(0, benchmarks)  # as when the script runs
-    return importlib.import_module("bench_generate")
-
-
-bench = _bench()
+bench = benchmark_module("bench_generate")
 
 
 def _tree(root: Path) -> dict[str, bytes]:

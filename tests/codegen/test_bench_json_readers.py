@@ -3,21 +3,10 @@ exactly the shapes generation's own cut keeps, in the same documents."""
 
 from __future__ import annotations
 
-import importlib
-import sys
-from types import ModuleType
 
-from .helpers import AWS_MODELS, PROJECT_ROOT
+from .helpers import AWS_MODELS, benchmark_module
 
-
-def _bench() -> ModuleType:
-    benchmarks = str(PROJECT_ROOT / "benchmarks")
-    if benchmarks not in sys.path:
-        sys.path.insert(0, benchmarks)  # as when the script runs
-    return importlib.import_module("bench_json_readers")
-
-
-bench = _bench()
+bench = benchmark_module("bench_json_readers")
 
 
 def test_both_readers_make_the_same_cut_of_every_aws_model() -> None:
