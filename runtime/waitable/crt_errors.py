@@ -9,8 +9,8 @@ three kinds: timeouts, connection failures that may pass, and lasting ones (a
 certificate that does not verify), which the retry policy does not retry. The
 rest (a bad header, a closed client) are not; the few awscrt maps to Python's
 own exceptions (a broken pipe is `BrokenPipeError`, out of memory `MemoryError`)
-are judged as those. awscrt is never
-imported: the class is recognised by its package and name along the MRO.
+are judged as those. awscrt is never imported: the class is recognised by its
+package and name along the MRO.
 """
 
 from __future__ import annotations

@@ -5,10 +5,10 @@ error shape, which is the code `errorType` compares with. Two other kinds do:
 
 * a transport failure reaches the caller wrapped in smithy-core's `SmithyError`
   (`SmithyError(e) from e`) or, for a timeout, as its `ClientTimeoutError` (a
-  `CallError` raised from the transport's `TimeoutError`). With the CRT client
-  the wrapped exception is awscrt's `AwsCrtError`, a network failure only by its
-  name (`waitable.crt_errors`). Neither is an
-  `OSError`, so the runtime would show them to acceptors as service errors;
+  `CallError` raised from the transport's `TimeoutError`). Neither is an
+  `OSError`, so the runtime would show them to acceptors as service errors. With
+  the CRT client the wrapped exception is awscrt's `AwsCrtError`, a network
+  failure only by its name (`waitable.crt_errors`);
 * an error the operation does not model is a bare `CallError` whose code is
   only written into its message (`... - id: <shape id>` for the JSON protocols,
   `... - code: <code>` for XML, otherwise only `- status: <status>`).

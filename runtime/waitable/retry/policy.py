@@ -17,10 +17,10 @@ with the AWS lists of botocore's standard retry mode):
 4. Transport failures, recognised by class name and package along the class's
    MRO (nothing is imported): timeouts → Timeout, broken or refused connections →
    ServerSide; see `TRANSPORT_ERROR_TYPES`. awscrt's one class, `AwsCrtError`, is
-   read by its `name` instead (`waitable.crt_errors`; its lasting failures, such as
-   a certificate that does not verify, are not retried). An error with none of these is looked
-   at again through its explicit cause (`raise ... from err`), as smithy-python
-   clients wrap transport errors that way.
+   read by its `name` instead (`waitable.crt_errors`; its lasting failures, such
+   as a certificate that does not verify, are not retried). An error with none of
+   these is looked at again through its explicit cause (`raise ... from err`), as
+   smithy-python clients wrap transport errors that way.
 5. `evaluate_other_exceptions(error)`, the extension hook (seed 001's
    `evaluateOtherExceptions`): override it, or pass `other=` to the constructor.
 6. Anything else → `TerminateAndFail`.
