@@ -22,6 +22,7 @@ from .gc_pause import paused_collection
 from .model.json_text import check_value_nesting, parse_json
 from .model.loader import read_document
 from .model.reachable import reachable_documents
+from .model.reachable_text import reachable_texts
 from .model.resolve import build_shapes
 from .model import (
     Model,
@@ -264,26 +265,20 @@ def _read_inputs(
 def _load(inputs: list[tuple[str, bytes]]) -> Model:
     """The model of `inputs`, as far as generation reads it (`model.reachable`:
     the waiters, the services and what they reach; the whole model when its
-    outline is not plain). Each file's bytes and text are dropped as soon as it
-    is parsed, and the JSON of the shapes left out as soon as the cut is made.
-    Nesting is checked on what is kept (the cut, or the whole documents): the
-    shapes left out reach no code."""
-    parsed: list[Any] = []
-    sources: list[str] = []
+    outline is not plain). The cut is made from the bytes when the text reader
+    reads them (`model.reachable_text`: the shapes left out are never built), else
+    from each file parsed by json. The files' bytes are dropped as soon as they
+    are read. Nesting is checked on what is kept (the cut, or the whole
+    documents): the shapes left out reach no code."""
+    sources = [_source(label) for label, _ in inputs]
     try:
-        for index, (label, data) in enumerate(inputs):
-            inputs[index] = (label, b"")
-            source = _source(label)
-            text = decode_text(data, source)
-            del data
-            parsed.append(parse_json(text, source, check_nesting=False))
-            sources.append(source)
-            del text
-        if not parsed:
+        if not sources:
             raise ModelError("no model files given")
-        cut = reachable_documents(parsed)
-        if cut is not None:
-            parsed = [*cut]
+        parsed: list[Any] | None = reachable_texts([data for _, data in inputs])
+        if parsed is None:
+            parsed = _parse_whole(inputs, sources)
+        else:
+            inputs[:] = [(label, b"") for label, _ in inputs]
         documents = []
         for index, source in enumerate(sources):
             check_value_nesting(parsed[index], source)
@@ -295,6 +290,20 @@ def _load(inputs: list[tuple[str, bytes]]) -> Model:
         return Model(shapes, metadata, tuple(sources))
     except ModelError as exc:
         raise GenerationError(str(exc)) from None
+
+
+def _parse_whole(inputs: list[tuple[str, bytes]], sources: list[str]) -> list[Any]:
+    """Every document parsed by Python's json, each file's bytes and text dropped
+    as soon as it is parsed; cut when its outline is plain (`model.reachable`)."""
+    parsed: list[Any] = []
+    for index, ((label, data), source) in enumerate(zip(inputs, sources)):
+        inputs[index] = (label, b"")
+        text = decode_text(data, source)
+        del data
+        parsed.append(parse_json(text, source, check_nesting=False))
+        del text
+    cut = reachable_documents(parsed)
+    return parsed if cut is None else [*cut]
 
 
 def _source(label: str) -> str:

@@ -56,13 +56,13 @@ def test_generated_examples_are_up_to_date(fresh: tuple[Path, list[str]]) -> Non
 
 
 def test_generated_examples_import_with_only_the_runtime() -> None:
-    """Import every example in a fresh interpreter where jinja2, black and click
-    cannot be imported, and check none of the generator's tools were loaded."""
+    """Import every example in a fresh interpreter where jinja2, black, click and
+    msgspec cannot be imported, and check none of the generator's tools were loaded."""
     code = """
 import importlib, importlib.abc, sys
 class Refuse(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in ("jinja2", "black", "click", "waitable_codegen"):
+        if name.split(".")[0] in ("jinja2", "black", "click", "msgspec", "waitable_codegen"):
             raise ImportError(f"{name} is not installed here")
         return None
 sys.meta_path.insert(0, Refuse())

@@ -1,12 +1,15 @@
 """Generation loads only what the waiters and services reach (`model.reachable`):
 bound operations without waiters stay bare, unreachable shapes are never loaded,
 nothing they hold changes the package, kept shapes are checked as the loader
-checks them, and any document whose outline is not plain is loaded whole."""
+checks them, and any document whose outline is not plain is loaded whole. The
+cut is checked both ways it is made: from parsed JSON and from the text itself
+(`model.reachable_text`)."""
 
 from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +21,26 @@ import waitable_codegen
 from waitable_codegen.errors import GenerationError
 from waitable_codegen.model import ModelError, load_text
 from waitable_codegen.model.reachable import reachable_documents
+from waitable_codegen.model.reachable_text import reachable_texts
 
 from .helpers import smithy_model, thing_shapes
 
 NS = "smithy.example"
 MANIFEST = ".generate-waiters.json"
+
+
+Cut = Callable[[list[dict[str, Any]]], list[dict[str, Any]] | None]
+
+
+def _from_text(documents: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    return reachable_texts([json.dumps(document).encode() for document in documents])
+
+
+@pytest.fixture(params=[reachable_documents, _from_text], ids=["parsed", "text"])
+def cut(request: pytest.FixtureRequest) -> Cut:
+    """The cut made from parsed documents, or from their JSON text."""
+    function: Cut = request.param
+    return function
 
 
 def service_model(**extra: Any) -> dict[str, Any]:
@@ -64,17 +82,19 @@ def generated(document: dict[str, Any], folder: Path) -> dict[str, bytes]:
     }
 
 
-def test_bound_operations_without_waiters_stay_bare_and_the_rest_is_left_out() -> None:
+def test_bound_operations_without_waiters_stay_bare_and_the_rest_is_left_out(
+    cut: Cut,
+) -> None:
     document = service_model(**{f"{NS}#Unused": {"type": "string"}})
-    [cut] = reachable_documents([document]) or [{}]
-    assert list(cut["shapes"]) == [
+    [kept] = cut([document]) or [{}]
+    assert list(kept["shapes"]) == [
         f"{NS}#GetThing",
         f"{NS}#GetThingInput",
         f"{NS}#GetThingOutput",
         f"{NS}#Things",
         f"{NS}#Other",
     ]
-    assert cut["shapes"][f"{NS}#Other"] == {"type": "operation"}
+    assert kept["shapes"][f"{NS}#Other"] == {"type": "operation"}
     assert document["shapes"][f"{NS}#Other"]["input"], "the input is left untouched"
 
 
@@ -93,15 +113,15 @@ def test_bound_operations_without_waiters_stay_bare_and_the_rest_is_left_out() -
     ],
 )
 def test_a_document_whose_outline_is_not_plain_is_loaded_whole(
-    extra: dict[str, Any],
+    cut: Cut, extra: dict[str, Any]
 ) -> None:
     document = service_model(**extra) if extra else smithy_model({})
-    assert reachable_documents([document]) is None
+    assert cut([document]) is None
 
 
-def test_a_shape_defined_in_two_documents_loads_them_whole() -> None:
+def test_a_shape_defined_in_two_documents_loads_them_whole(cut: Cut) -> None:
     document = service_model()
-    assert reachable_documents([document, copy.deepcopy(document)]) is None
+    assert cut([document, copy.deepcopy(document)]) is None
 
 
 @pytest.mark.parametrize(
@@ -212,15 +232,15 @@ def test_unreachable_shapes_change_nothing_in_the_package(
     assert generated(cluttered, folder / "cluttered") == plain
 
 
-def test_references_across_documents_are_followed() -> None:
+def test_references_across_documents_are_followed(cut: Cut) -> None:
     """A waiter in one file whose output and service live in another."""
     whole = service_model(**{f"{NS}#Unused": {"type": "string"}})["shapes"]
     first = {key: whole[key] for key in (f"{NS}#GetThing", f"{NS}#Unused")}
     second = {key: value for key, value in whole.items() if key not in first}
-    cut = reachable_documents([smithy_model(first), smithy_model(second)])
-    assert cut is not None
-    assert list(cut[0]["shapes"]) == [f"{NS}#GetThing"]
-    assert list(cut[1]["shapes"]) == [
+    kept = cut([smithy_model(first), smithy_model(second)])
+    assert kept is not None
+    assert list(kept[0]["shapes"]) == [f"{NS}#GetThing"]
+    assert list(kept[1]["shapes"]) == [
         f"{NS}#GetThingInput",
         f"{NS}#GetThingOutput",
         f"{NS}#Things",

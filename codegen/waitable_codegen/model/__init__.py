@@ -8,11 +8,13 @@ The model API:
   and the shape, with model text escaped (`waitable_codegen.errors.safe_text`).
 - Reading: `expand_paths`, `read_bytes` (regular files only, never blocking, at most
   `MAX_MODEL_BYTES`), `read_capped` (a stream, such as standard input), `decode_text`.
-- Generation loads less: `json_text.parse_json` per file, then
-  `reachable.reachable_documents` keeps only the shapes the waiters and services
-  reach (bound operations without waiters as bare operations; None: load the
-  documents whole), then `loader.read_document` and `resolve.build_shapes` check
-  what is kept exactly as `load_model` checks everything.
+- Generation loads less: `reachable_text.reachable_texts` makes the cut from the
+  files' bytes, building only the shapes the waiters and services reach (bound
+  operations without waiters as bare operations); when it declines, each file goes
+  through `json_text.parse_json` and `reachable.reachable_documents` makes the
+  same cut from the parsed documents (None: load them whole). Then
+  `loader.read_document` and `resolve.build_shapes` check what is kept exactly as
+  `load_model` checks everything.
 - Shape ids are checked against Smithy's grammar at load (`is_shape_id`,
   `is_member_id`, `is_identifier`), so every id in a `Model` is ASCII
   `namespace#Name` and every member name an identifier.

@@ -17,7 +17,7 @@ waiter; anything else is loaded whole, so its errors are reported as before.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from typing import Any
 
 from .prelude import prelude_shapes
@@ -48,8 +48,16 @@ def reachable_documents(documents: Sequence[Any]) -> list[dict[str, Any]] | None
         bodies.update(shapes)
     if not any(WAITABLE_TRAIT in bodies[root].get("traits", ()) for root in roots):
         return None
-    kept, bare = _closure(bodies, roots)
-    return [_cut(data, kept, bare) for data in documents]
+    kept, bare = closure(roots, bodies, bodies.__getitem__, _bare_in(bodies))
+    return [cut_document(data, kept, bare) for data in documents]
+
+
+def _bare_in(bodies: dict[str, dict[str, Any]]) -> Callable[[str], bool]:
+    def bare(shape_id: str) -> bool:
+        body = bodies[shape_id]
+        return is_bare_operation(body["type"], body.get("traits", _NO_TRAITS))
+
+    return bare
 
 
 def _plain_outline(data: Any, roots: list[str]) -> dict[str, Any] | None:
@@ -58,21 +66,16 @@ def _plain_outline(data: Any, roots: list[str]) -> dict[str, Any] | None:
     as the bodies lie scattered in memory)."""
     if type(data) is not dict:
         return None
-    version = data.get("smithy")
-    if type(version) is not str or not (
-        version in ("1", "2") or version.startswith(("1.", "2."))
-    ):
+    if not is_plain_version(data.get("smithy")):
         return None
     shapes = data.get("shapes", {})
     if type(shapes) is not dict or type(data.get("metadata", {})) is not dict:
         return None
     for shape_id, body in shapes.items():
-        if shape_id not in KNOWN_MEMBER_IDS and not is_member_id(shape_id):
-            return None
-        if "$" in shape_id or type(body) is not dict or "mixins" in body:
+        if type(body) is not dict or "mixins" in body:
             return None
         kind = body.get("type")
-        if type(kind) is not str or kind not in SHAPE_TYPES:
+        if not is_plain_shape(shape_id, kind):
             return None
         traits = body.get("traits", _NO_TRAITS)
         if type(traits) is not dict:
@@ -82,36 +85,57 @@ def _plain_outline(data: Any, roots: list[str]) -> dict[str, Any] | None:
     return shapes
 
 
-def _closure(
-    bodies: dict[str, dict[str, Any]], roots: list[str]
+def is_plain_version(version: object) -> bool:
+    """A `smithy` version the cut reads: "1", "2" or one of their minors."""
+    return type(version) is str and (
+        version in ("1", "2") or version.startswith(("1.", "2."))
+    )
+
+
+def is_plain_shape(shape_id: str, kind: object) -> bool:
+    """A shape the cut reads: a valid absolute id (no member) of a known type."""
+    if shape_id not in KNOWN_MEMBER_IDS and not is_member_id(shape_id):
+        return False
+    return "$" not in shape_id and type(kind) is str and kind in SHAPE_TYPES
+
+
+def closure(
+    roots: Iterable[str],
+    known: Container[str],
+    body_of: Callable[[str], dict[str, Any]],
+    bare: Callable[[str], bool],
 ) -> tuple[set[str], set[str]]:
-    """The shapes kept whole, and the bound operations kept bare."""
+    """The shapes kept whole, and the bound operations kept bare: what `roots`
+    reach among the `known` shape ids. `body_of` gives a shape's parsed body (only
+    kept shapes are asked for), `bare` whether a bound operation is kept bare."""
     kept: set[str] = set()
-    bare: set[str] = set()
+    bared: set[str] = set()
     pending = list(roots)
     while pending:
         shape_id = pending.pop()
         if shape_id in kept:
             continue
         kept.add(shape_id)
-        body = bodies[shape_id]
+        body = body_of(shape_id)
         for target in _targets(body):
-            if type(target) is str and target in bodies and target not in kept:
+            if type(target) is str and target in known and target not in kept:
                 pending.append(target)
         for target in _bindings(body):
-            if type(target) is not str or target not in bodies:
+            if type(target) is not str or target not in known:
                 continue
-            if target in bare or target in kept:
+            if target in bared or target in kept:
                 continue
-            bound = bodies[target]
-            traits = bound.get("traits", {})
-            if bound["type"] == "operation" and not (
-                WAITABLE_TRAIT in traits or _MIXIN in traits
-            ):
-                bare.add(target)
+            if bare(target):
+                bared.add(target)
             else:
                 pending.append(target)
-    return kept, bare - kept
+    return kept, bared - kept
+
+
+def is_bare_operation(kind: str, traits: Container[str]) -> bool:
+    """Whether a bound shape is kept as a bare `{"type": "operation"}`: an
+    operation with no waiter (a mixin is kept whole, so loading reports it)."""
+    return kind == "operation" and not (WAITABLE_TRAIT in traits or _MIXIN in traits)
 
 
 def _targets(body: dict[str, Any]) -> list[Any]:
@@ -158,7 +182,9 @@ def _target_list(references: Any) -> Iterator[Any]:
             yield _target(reference)
 
 
-def _cut(data: dict[str, Any], kept: set[str], bare: set[str]) -> dict[str, Any]:
+def cut_document(
+    data: dict[str, Any], kept: set[str], bare: set[str]
+) -> dict[str, Any]:
     """`data` with only the kept shapes and bare bound operations, in order."""
     shapes: dict[str, Any] = {}
     every = data.get("shapes", {})

@@ -1,0 +1,164 @@
+"""The cut of `model.reachable` made from the JSON text itself, so that the shapes
+generation leaves out are checked but never built.
+
+msgspec reads each document once with every shape body left as raw JSON (it still
+checks that the whole text is JSON), then each body's outline (its type, the names
+of its traits, whether it has mixins); the closure decodes with Python's json only
+the bodies it keeps, so what generation reads is exactly what `json.loads` gives.
+Anything the plain cut does not read (see `model.reachable`), and any text msgspec
+or json refuses, ends in None: the caller loads the documents as before, and its
+errors are the ones reported. Left-out shapes are not converted, so an integer too
+long for Python in one of them is not refused (as their nesting is not measured).
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+from msgspec import UNSET, Raw, Struct, UnsetType
+
+from .reachable import (
+    cut_document,
+    closure,
+    is_bare_operation,
+    is_plain_shape,
+    is_plain_version,
+)
+from .prelude import prelude_shapes
+from .shapes import WAITABLE_TRAIT
+
+_PRELUDE_IDS = frozenset(prelude_shapes())
+
+
+class _Document(Struct, forbid_unknown_fields=True):
+    """A JSON AST document with its shapes and metadata left as raw JSON."""
+
+    smithy: object
+    shapes: dict[str, Raw] = {}
+    metadata: Raw | UnsetType = UNSET
+
+
+class _Outline(Struct):
+    """What the cut reads of every shape; the rest of its body is only checked."""
+
+    type: str
+    traits: dict[str, Raw] = {}
+    mixins: Raw | UnsetType = UNSET
+
+
+_DOCUMENT = msgspec.json.Decoder(_Document)
+_OUTLINE = msgspec.json.Decoder(_Outline)
+_ANY = msgspec.json.Decoder()
+_NOT_READ = (msgspec.DecodeError, RecursionError)
+
+
+class _Refused(Exception):
+    """Text the cut does not read: the caller loads the documents whole."""
+
+
+def reachable_texts(datas: Sequence[bytes]) -> list[dict[str, Any]] | None:
+    """The documents of `datas` (JSON AST files' bytes) cut as `reachable_documents`
+    cuts their parsed JSON, or None when they must be parsed and loaded as before."""
+    try:
+        return _cut(datas)
+    except _Refused:
+        return None
+
+
+def _cut(datas: Sequence[bytes]) -> list[dict[str, Any]] | None:
+    documents: list[_Document] = []
+    outlines: dict[str, _Outline] = {}
+    bodies: dict[str, Raw] = {}
+    roots: list[str] = []
+    for data in datas:
+        document = _document(data)
+        shapes = document.shapes
+        if not (bodies.keys().isdisjoint(shapes) and _PRELUDE_IDS.isdisjoint(shapes)):
+            return None
+        if not _outline(shapes, outlines, roots):
+            return None
+        bodies.update(shapes)
+        documents.append(document)
+    if not any(WAITABLE_TRAIT in outlines[root].traits for root in roots):
+        return None
+    decoded: dict[str, dict[str, Any]] = {}
+
+    def body_of(shape_id: str) -> dict[str, Any]:
+        body = decoded[shape_id] = _object(bodies[shape_id])
+        return body
+
+    def bare(shape_id: str) -> bool:
+        outline = outlines[shape_id]
+        return is_bare_operation(outline.type, outline.traits)
+
+    kept, bared = closure(roots, bodies, body_of, bare)
+    return [
+        cut_document(_parsed(document, decoded), kept, bared) for document in documents
+    ]
+
+
+def _outline(
+    shapes: dict[str, Raw], outlines: dict[str, _Outline], roots: list[str]
+) -> bool:
+    """Outline every shape into `outlines`, its services and shapes with waiters
+    into `roots`; False when a shape is not plain (see `model.reachable`)."""
+    decode = _OUTLINE.decode
+    try:
+        for shape_id, body in shapes.items():
+            outline = outlines[shape_id] = decode(body)
+            if outline.mixins is not UNSET or not is_plain_shape(
+                shape_id, outline.type
+            ):
+                return False
+            if outline.type == "service" or WAITABLE_TRAIT in outline.traits:
+                roots.append(shape_id)
+    except _NOT_READ:
+        raise _Refused from None
+    return True
+
+
+def _document(data: bytes) -> _Document:
+    """The document of one file's bytes, its version plain."""
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+    if not data.isascii():
+        try:
+            data.decode("utf-8")  # msgspec leaves the bytes it skips unchecked
+        except UnicodeDecodeError:
+            raise _Refused from None
+    document: _Document = _decode(_DOCUMENT, data)
+    if not is_plain_version(document.smithy):
+        raise _Refused
+    return document
+
+
+def _parsed(document: _Document, decoded: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The document as json would have parsed it, with the decoded bodies only
+    (`cut_document` keeps just these)."""
+    parsed: dict[str, Any] = {"smithy": document.smithy}
+    if document.metadata is not UNSET:
+        metadata = _object(document.metadata)
+        parsed["metadata"] = metadata
+    parsed["shapes"] = {key: decoded.get(key) for key in document.shapes}
+    return parsed
+
+
+def _decode(decoder: msgspec.json.Decoder[Any], data: bytes | Raw) -> Any:
+    try:
+        return decoder.decode(data)
+    except _NOT_READ:
+        raise _Refused from None
+
+
+def _object(raw: Raw) -> dict[str, Any]:
+    """A raw object decoded as Python's json decodes it: msgspec builds the same
+    values (floats bit for bit); where the two differ (a number too large for a
+    float, which json reads as infinity) msgspec refuses, and so does the cut."""
+    value = _decode(_ANY, raw)
+    if type(value) is not dict:
+        raise _Refused
+    decoded: dict[str, Any] = value
+    return decoded

@@ -1,0 +1,228 @@
+"""The cut made from JSON text (`model.reachable_text`) is the cut made from parsed
+JSON, value for value, on every corpus and on generated documents; any text it
+does not read is declined, so generation parses it with json and reports what it
+reported before."""
+
+from __future__ import annotations
+
+import codecs
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import waitable_codegen
+from waitable_codegen import api
+from waitable_codegen.errors import GenerationError
+from waitable_codegen.model.reachable import reachable_documents
+from waitable_codegen.model.reachable_text import reachable_texts
+
+from .helpers import ERRORFILES, SPEC_EXAMPLES, corpus_files, smithy_model, thing_shapes
+from .test_reachable import NS, generated, service_model
+
+CORPUS = [*corpus_files(), *sorted(ERRORFILES.glob("*.json")), SPEC_EXAMPLES]
+
+
+def parsed_cut(datas: list[bytes]) -> list[dict[str, Any]] | None:
+    """The cut as generation makes it from parsed JSON."""
+    return reachable_documents([json.loads(data.decode("utf-8-sig")) for data in datas])
+
+
+def test_the_corpora_are_not_empty() -> None:
+    assert (
+        len(CORPUS) > 80
+    ), "the shared models, Smithy's error files, the spec examples"
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda path: path.name)
+def test_every_corpus_file_is_cut_as_its_parsed_json_is(path: Path) -> None:
+    data = path.read_bytes()
+    assert reachable_texts([data]) == parsed_cut([data])
+
+
+def test_the_aws_models_read_together_are_cut_as_their_parsed_json_is() -> None:
+    datas = [path.read_bytes() for path in corpus_files()[:12]]
+    assert reachable_texts(datas) == parsed_cut(datas)
+
+
+def test_every_aws_model_takes_the_text_reader() -> None:
+    """The reader is not only correct but used: no AWS model is declined."""
+    declined = [
+        path.name
+        for path in corpus_files()
+        if reachable_texts([path.read_bytes()]) is None
+        and parsed_cut([path.read_bytes()]) is not None
+    ]
+    assert declined == []
+
+
+FLOATS = st.floats(allow_nan=False, allow_infinity=False)
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**40), max_value=10**40)
+    | FLOATS
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    traits=st.dictionaries(st.text(max_size=12), JSON_VALUES, max_size=4),
+    left_out=JSON_VALUES,
+    ensure_ascii=st.booleans(),
+    indent=st.sampled_from([None, 0, 1, 4, "\t"]),
+    bom=st.booleans(),
+)
+def test_generated_documents_are_cut_as_their_parsed_json_is(
+    traits: dict[str, Any],
+    left_out: Any,
+    ensure_ascii: bool,
+    indent: int | str | None,
+    bom: bool,
+) -> None:
+    """Numbers (long integers, every float bit for bit), strings of any text
+    (escaped or not), any layout: what generation keeps is what json gives."""
+    document = service_model(
+        **{f"{NS}#Unused": {"type": "string", "traits": {"x#y": left_out}}}
+    )
+    document["shapes"][f"{NS}#GetThingOutput"]["traits"] = traits
+    text = json.dumps(document, ensure_ascii=ensure_ascii, indent=indent)
+    data = (codecs.BOM_UTF8 if bom else b"") + text.encode("utf-8", "surrogatepass")
+    by_json = parsed_cut([data]) if _utf8(data) else None
+    by_text = reachable_texts([data])
+    assert by_text is None or by_text == by_json
+    assert _same_floats(by_text, by_json)
+    if by_json is not None and not _has_lone_surrogate(text):
+        assert by_text is not None, "plain text is read, not declined"
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    return any(0xD800 <= ord(char) <= 0xDFFF for char in text) or "\\ud" in text
+
+
+def _same_floats(left: Any, right: Any) -> bool:
+    """Equal, and every float the same bits (`==` takes 0.0 for -0.0)."""
+    if left is None or right is None:
+        return True
+    if type(left) is float:
+        return type(right) is float and math.copysign(1, left) == math.copysign(
+            1, right
+        )
+    if type(left) is dict:
+        return all(_same_floats(value, right[key]) for key, value in left.items())
+    if type(left) is list:
+        return all(map(_same_floats, left, right))
+    return True
+
+
+def _with(**extra: Any) -> bytes:
+    return json.dumps(service_model(**extra)).encode()
+
+
+def _replace(data: bytes, old: bytes, new: bytes) -> bytes:
+    assert old in data
+    return data.replace(old, new, 1)
+
+
+UNUSED = {f"{NS}#Unused": {"type": "string", "traits": {"x#y": "MARK"}}}
+DECLINED = {
+    "NaN": _replace(_with(**UNUSED), b'"MARK"', b"NaN"),
+    "Infinity": _replace(_with(**UNUSED), b'"MARK"', b"-Infinity"),
+    "a float json reads as infinity in a kept shape": _replace(
+        _with(), b'"version": "1"', b'"version": 1e400'
+    ),
+    "a lone surrogate": _replace(_with(**UNUSED), b"MARK", b"\\udc00"),
+    "bytes that are not UTF-8": _replace(_with(**UNUSED), b"MARK", b"\xff"),
+    "a key json does not read": _replace(_with(), b'"shapes"', b'"extra": 1, "shapes"'),
+    "not an object": b"[1, 2]",
+    "not JSON": b'{"smithy": "2.0", "shapes": {}',
+    "a version the cut does not read": json.dumps(
+        smithy_model(service_model()["shapes"], version="3.0")
+    ).encode(),
+    "a type that is not a string": _with(**{f"{NS}#T": {"type": 1}}),
+    "metadata that is not an object": _replace(
+        _with(), b'"shapes"', b'"metadata": [], "shapes"'
+    ),
+    "an integer Python refuses in a kept shape": _replace(
+        _with(), b'"version": "1"', b'"version": ' + b"9" * 5000
+    ),
+}
+
+
+@pytest.mark.parametrize("data", DECLINED.values(), ids=DECLINED.keys())
+def test_text_the_reader_does_not_read_is_declined(data: bytes) -> None:
+    assert reachable_texts([data]) is None
+
+
+@pytest.mark.parametrize("data", DECLINED.values(), ids=DECLINED.keys())
+def test_declined_text_generates_as_the_json_way_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: bytes
+) -> None:
+    """Generation falls back to json and answers exactly as it does without the
+    text reader: the same error, or the same package."""
+    (tmp_path / "m.json").write_bytes(data)
+    with_reader = _outcome(tmp_path / "m.json", tmp_path / "a")
+    monkeypatch.setattr(api, "reachable_texts", lambda datas: None)
+    assert _outcome(tmp_path / "m.json", tmp_path / "b") == with_reader
+
+
+def _outcome(model: Path, out: Path) -> str | dict[str, bytes]:
+    try:
+        waitable_codegen.generate(model, out)
+    except GenerationError as exc:
+        return str(exc)
+    return {
+        str(path.relative_to(out)): path.read_bytes()
+        for path in sorted(out.rglob("*"))
+        if path.is_file() and path.name != ".generate-waiters.json"
+    }
+
+
+def test_an_integer_python_refuses_in_a_shape_left_out_is_not_read(
+    tmp_path: Path,
+) -> None:
+    """Left-out shapes are checked as JSON but never converted, so (as their
+    nesting) an integer too long for Python there does not stop generation."""
+    data = _replace(_with(**UNUSED), b'"MARK"', b"9" * 5000)
+    assert reachable_texts([data]) is not None
+    (tmp_path / "m.json").write_bytes(data)
+    assert _outcome(tmp_path / "m.json", tmp_path / "out") == generated(
+        service_model(), tmp_path / "plain"
+    )
+
+
+def test_a_package_from_the_text_reader_is_the_json_way_s_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Byte for byte, on a real model with many shapes left out."""
+    model = next(path for path in corpus_files() if path.name.startswith("sagemaker-"))
+    text_way = _outcome(model, tmp_path / "a")
+    monkeypatch.setattr(api, "reachable_texts", lambda datas: None)
+    assert _outcome(model, tmp_path / "b") == text_way
+    assert isinstance(text_way, dict) and len(text_way) > 3
+
+
+def test_the_shapes_of_a_kept_body_are_those_json_builds() -> None:
+    """Not only equal: the same types (an integer stays an int, 1.0 a float)."""
+    shapes = thing_shapes()
+    shapes[f"{NS}#GetThingOutput"]["traits"] = {"x#y": [1, 1.0, -0, -0.0, 2**70]}
+    [cut] = reachable_texts([json.dumps(smithy_model(shapes)).encode()]) or [{}]
+    value = cut["shapes"][f"{NS}#GetThingOutput"]["traits"]["x#y"]
+    assert [type(item) for item in value] == [int, float, int, float, int]
+    assert math.copysign(1, value[3]) == -1
