@@ -119,6 +119,12 @@ def test_a_document_whose_outline_is_not_plain_is_loaded_whole(
     assert cut([document]) is None
 
 
+def test_a_service_without_waiters_is_loaded_whole(cut: Cut) -> None:
+    document = service_model()
+    del document["shapes"][f"{NS}#GetThing"]["traits"]["smithy.waiters#waitable"]
+    assert cut([document]) is None
+
+
 def test_a_shape_defined_in_two_documents_loads_them_whole(cut: Cut) -> None:
     document = service_model()
     assert cut([document, copy.deepcopy(document)]) is None

@@ -24,7 +24,7 @@ from .prelude import prelude_shapes
 from .shape_ids import KNOWN_MEMBER_IDS, is_member_id
 from .shapes import SHAPE_TYPES, WAITABLE_TRAIT
 
-_MIXIN = "smithy.api#mixin"
+MIXIN_TRAIT = "smithy.api#mixin"
 _MEMBER_TYPES = frozenset({"structure", "union", "enum", "intEnum"})
 _FIXED_MEMBERS = {"list": ("member",), "set": ("member",), "map": ("key", "value")}
 _SINGLE = ("input", "output")
@@ -55,7 +55,10 @@ def reachable_documents(documents: Sequence[Any]) -> list[dict[str, Any]] | None
 def _bare_in(bodies: dict[str, dict[str, Any]]) -> Callable[[str], bool]:
     def bare(shape_id: str) -> bool:
         body = bodies[shape_id]
-        return is_bare_operation(body["type"], body.get("traits", _NO_TRAITS))
+        traits = body.get("traits", _NO_TRAITS)
+        return is_bare_operation(
+            body["type"], WAITABLE_TRAIT in traits or MIXIN_TRAIT in traits
+        )
 
     return bare
 
@@ -132,10 +135,11 @@ def closure(
     return kept, bared - kept
 
 
-def is_bare_operation(kind: str, traits: Container[str]) -> bool:
+def is_bare_operation(kind: str, marked: bool) -> bool:
     """Whether a bound shape is kept as a bare `{"type": "operation"}`: an
-    operation with no waiter (a mixin is kept whole, so loading reports it)."""
-    return kind == "operation" and not (WAITABLE_TRAIT in traits or _MIXIN in traits)
+    operation not `marked` with a waiter or as a mixin (a mixin is kept whole, so
+    loading reports it)."""
+    return kind == "operation" and not marked
 
 
 def _targets(body: dict[str, Any]) -> list[Any]:

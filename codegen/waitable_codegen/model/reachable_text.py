@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import msgspec
-from msgspec import UNSET, Raw, Struct, UnsetType
+from msgspec import UNSET, Raw, Struct, UnsetType, field
 
 from .reachable import (
+    MIXIN_TRAIT,
     cut_document,
     closure,
     is_bare_operation,
@@ -41,11 +42,21 @@ class _Document(Struct, forbid_unknown_fields=True):
     metadata: Raw | UnsetType = UNSET
 
 
+class _Traits(Struct, frozen=True):
+    """The two traits the cut looks for; the others are only checked."""
+
+    waitable: Raw | UnsetType = field(name=WAITABLE_TRAIT, default=UNSET)
+    mixin: Raw | UnsetType = field(name=MIXIN_TRAIT, default=UNSET)
+
+
+_NO_TRAITS = _Traits()
+
+
 class _Outline(Struct):
     """What the cut reads of every shape; the rest of its body is only checked."""
 
     type: str
-    traits: dict[str, Raw] = {}
+    traits: _Traits = _NO_TRAITS
     mixins: Raw | UnsetType = UNSET
 
 
@@ -82,7 +93,7 @@ def _cut(datas: Sequence[bytes]) -> list[dict[str, Any]] | None:
             return None
         bodies.update(shapes)
         documents.append(document)
-    if not any(WAITABLE_TRAIT in outlines[root].traits for root in roots):
+    if all(outlines[root].traits.waitable is UNSET for root in roots):
         return None
     decoded: dict[str, dict[str, Any]] = {}
 
@@ -92,7 +103,9 @@ def _cut(datas: Sequence[bytes]) -> list[dict[str, Any]] | None:
 
     def bare(shape_id: str) -> bool:
         outline = outlines[shape_id]
-        return is_bare_operation(outline.type, outline.traits)
+        traits = outline.traits
+        marked = traits.waitable is not UNSET or traits.mixin is not UNSET
+        return is_bare_operation(outline.type, marked)
 
     kept, bared = closure(roots, bodies, body_of, bare)
     return [
@@ -113,7 +126,7 @@ def _outline(
                 shape_id, outline.type
             ):
                 return False
-            if outline.type == "service" or WAITABLE_TRAIT in outline.traits:
+            if outline.type == "service" or outline.traits.waitable is not UNSET:
                 roots.append(shape_id)
     except _NOT_READ:
         raise _Refused from None
