@@ -170,12 +170,27 @@ def test_text_the_reader_does_not_read_is_declined(data: bytes) -> None:
     assert reachable_texts([data]) is None
 
 
-@pytest.mark.parametrize("data", DECLINED.values(), ids=DECLINED.keys())
-def test_declined_text_generates_as_the_json_way_does(
+READ = {
+    "a byte order mark": codecs.BOM_UTF8 + _with(),
+    "a kept shape nested deeper than the limit": _replace(
+        _with(), b'"version": "1"', b'"version": ' + b"[" * 300 + b"]" * 300
+    ),
+    "a left-out shape nested deeper than the limit": _replace(
+        _with(**UNUSED), b'"MARK"', b"[" * 500 + b"]" * 500
+    ),
+    "a left-out shape nested deeper than Python parses": _replace(
+        _with(**UNUSED), b'"MARK"', b"[" * 100_000 + b"]" * 100_000
+    ),
+}
+SAME_OUTCOME = {**DECLINED, **READ}
+
+
+@pytest.mark.parametrize("data", SAME_OUTCOME.values(), ids=SAME_OUTCOME.keys())
+def test_generation_answers_as_the_json_way_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: bytes
 ) -> None:
-    """Generation falls back to json and answers exactly as it does without the
-    text reader: the same error, or the same package."""
+    """With the text reader or without it, generation answers alike: the same
+    error, or the same package (declined text is parsed by json)."""
     (tmp_path / "m.json").write_bytes(data)
     with_reader = _outcome(tmp_path / "m.json", tmp_path / "a")
     monkeypatch.setattr(api, "reachable_texts", lambda datas: None)
