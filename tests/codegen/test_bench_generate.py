@@ -46,3 +46,21 @@ def test_the_file_creation_probe_leaves_its_files_for_the_cleanup(
     assert bench.create_cost_us(tmp_path, files=20) > 0
     (folder,) = tmp_path.iterdir()
     assert len(list(folder.iterdir())) == 20
+
+
+def test_one_run_generates_the_same_waiters_into_one_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """All the models in one call: one package, a subpackage per service, each
+    waiter module the same as the one the per-model run writes."""
+    smallest = sorted(AWS_MODELS.glob("*.json"), key=lambda path: path.stat().st_size)
+    monkeypatch.setattr(bench, "MODELS", smallest[:3])
+    per_model = bench.generate_all(tmp_path / "each")
+    assert bench.generate_in_one_run(tmp_path / "one") == per_model > 0
+    subpackages = [path for path in (tmp_path / "one").iterdir() if path.is_dir()]
+    assert len(subpackages) == 3
+    for index in range(3):
+        waiters = _tree(tmp_path / "each" / f"pkg{index}")["waiters.py"]
+        assert any(
+            (package / "waiters.py").read_bytes() == waiters for package in subpackages
+        )
