@@ -241,3 +241,23 @@ def test_the_shapes_of_a_kept_body_are_those_json_builds() -> None:
     value = cut["shapes"][f"{NS}#GetThingOutput"]["traits"]["x#y"]
     assert [type(item) for item in value] == [int, float, int, float, int]
     assert math.copysign(1, value[3]) == -1
+
+
+def test_a_waiter_trait_written_with_an_escape_is_found() -> None:
+    """Text without the trait's name is declined unread, unless an escape could
+    spell it: `smithy.waiters\\u0023waitable` is the same key to JSON."""
+    data = _replace(
+        _with(), b"smithy.waiters#waitable", b"smithy.waiters\\u0023waitable"
+    )
+    assert reachable_texts([data]) == parsed_cut([data]) is not None
+
+
+def test_text_without_a_waiter_is_declined_before_it_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No waiter, no cut: json parses such a file once, not after msgspec too."""
+    from waitable_codegen.model import reachable_text
+
+    data = _replace(_with(), b"smithy.waiters#waitable", b"x#notAWaiter")
+    monkeypatch.setattr(reachable_text, "_cut", None)  # would fail if called
+    assert reachable_texts([data]) is None

@@ -30,7 +30,7 @@ _FIXED_MEMBERS = {"list": ("member",), "set": ("member",), "map": ("key", "value
 _SINGLE = ("input", "output")
 _BINDINGS_SINGLE = ("create", "put", "read", "update", "delete", "list")
 _BINDINGS_LIST = ("operations", "collectionOperations")
-_PRELUDE_IDS = frozenset(prelude_shapes())
+PRELUDE_IDS = frozenset(prelude_shapes())
 _NO_TRAITS: dict[str, Any] = {}
 
 
@@ -43,7 +43,7 @@ def reachable_documents(documents: Sequence[Any]) -> list[dict[str, Any]] | None
         shapes = _plain_outline(data, roots)
         if shapes is None:
             return None
-        if not (bodies.keys().isdisjoint(shapes) and _PRELUDE_IDS.isdisjoint(shapes)):
+        if not (bodies.keys().isdisjoint(shapes) and PRELUDE_IDS.isdisjoint(shapes)):
             return None
         bodies.update(shapes)
     if not any(WAITABLE_TRAIT in bodies[root].get("traits", ()) for root in roots):

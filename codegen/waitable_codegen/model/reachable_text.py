@@ -2,13 +2,19 @@
 generation leaves out are checked but never built.
 
 msgspec reads each document once with every shape body left as raw JSON (it still
-checks that the whole text is JSON), then each body's outline (its type, the names
-of its traits, whether it has mixins); the closure decodes with Python's json only
-the bodies it keeps, so what generation reads is exactly what `json.loads` gives.
-Anything the plain cut does not read (see `model.reachable`), and any text msgspec
-or json refuses, ends in None: the caller loads the documents as before, and its
-errors are the ones reported. Left-out shapes are not converted, so an integer too
-long for Python in one of them is not refused (as their nesting is not measured).
+checks that the whole text is JSON), then each body's outline (its type, whether
+it has the waiter or mixin trait, whether it has mixins); the closure decodes only
+the bodies it keeps, with msgspec, to the values `json.loads` gives (floats bit for
+bit; where the two would differ, msgspec refuses). Anything the plain cut does not
+read (see `model.reachable`), any text msgspec refuses, and any text without a
+waiter, ends in None: the caller parses the documents with json as before, and its
+errors are the ones reported. The cut documents hold `smithy`, `metadata` and
+`shapes` in that order, whatever the file's order (nothing reads their order).
+
+Left-out shapes are checked as JSON but never converted, so two things json
+refuses in them are not refused: an integer too long for Python, and nesting in
+the few levels by which msgspec's recursion limit exceeds json's (a left-out
+shape's nesting is not measured either way).
 """
 
 from __future__ import annotations
@@ -22,16 +28,14 @@ from msgspec import UNSET, Raw, Struct, UnsetType, field
 
 from .reachable import (
     MIXIN_TRAIT,
+    PRELUDE_IDS,
     cut_document,
     closure,
     is_bare_operation,
     is_plain_shape,
     is_plain_version,
 )
-from .prelude import prelude_shapes
 from .shapes import WAITABLE_TRAIT
-
-_PRELUDE_IDS = frozenset(prelude_shapes())
 
 
 class _Document(Struct, forbid_unknown_fields=True):
@@ -73,13 +77,24 @@ class _Refused(Exception):
 def reachable_texts(datas: Sequence[bytes]) -> list[dict[str, Any]] | None:
     """The documents of `datas` (JSON AST files' bytes) cut as `reachable_documents`
     cuts their parsed JSON, or None when they must be parsed and loaded as before."""
+    if not any(map(_may_have_waiter, datas)):
+        return None  # no cut without a waiter: json reads it once, not twice
     try:
         return _cut(datas)
     except _Refused:
         return None
 
 
-def _cut(datas: Sequence[bytes]) -> list[dict[str, Any]] | None:
+def _may_have_waiter(data: bytes) -> bool:
+    """False only when the bytes cannot hold the waiter trait's name (written
+    plainly, or with a JSON escape)."""
+    return _WAITABLE_BYTES in data or b"\\u" in data
+
+
+_WAITABLE_BYTES = WAITABLE_TRAIT.encode()
+
+
+def _cut(datas: Sequence[bytes]) -> list[dict[str, Any]]:
     documents: list[_Document] = []
     outlines: dict[str, _Outline] = {}
     bodies: dict[str, Raw] = {}
@@ -87,14 +102,13 @@ def _cut(datas: Sequence[bytes]) -> list[dict[str, Any]] | None:
     for data in datas:
         document = _document(data)
         shapes = document.shapes
-        if not (bodies.keys().isdisjoint(shapes) and _PRELUDE_IDS.isdisjoint(shapes)):
-            return None
-        if not _outline(shapes, outlines, roots):
-            return None
+        if not (bodies.keys().isdisjoint(shapes) and PRELUDE_IDS.isdisjoint(shapes)):
+            raise _Refused
+        _outline(shapes, outlines, roots)
         bodies.update(shapes)
         documents.append(document)
     if all(outlines[root].traits.waitable is UNSET for root in roots):
-        return None
+        raise _Refused
     decoded: dict[str, dict[str, Any]] = {}
 
     def body_of(shape_id: str) -> dict[str, Any]:
@@ -115,9 +129,9 @@ def _cut(datas: Sequence[bytes]) -> list[dict[str, Any]] | None:
 
 def _outline(
     shapes: dict[str, Raw], outlines: dict[str, _Outline], roots: list[str]
-) -> bool:
+) -> None:
     """Outline every shape into `outlines`, its services and shapes with waiters
-    into `roots`; False when a shape is not plain (see `model.reachable`)."""
+    into `roots`; refused when a shape is not plain (see `model.reachable`)."""
     decode = _OUTLINE.decode
     try:
         for shape_id, body in shapes.items():
@@ -125,12 +139,11 @@ def _outline(
             if outline.mixins is not UNSET or not is_plain_shape(
                 shape_id, outline.type
             ):
-                return False
+                raise _Refused
             if outline.type == "service" or outline.traits.waitable is not UNSET:
                 roots.append(shape_id)
     except _NOT_READ:
         raise _Refused from None
-    return True
 
 
 def _document(data: bytes) -> _Document:
