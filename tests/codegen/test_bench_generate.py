@@ -64,3 +64,14 @@ def test_one_run_generates_the_same_waiters_into_one_package(
         assert any(
             (package / "waiters.py").read_bytes() == waiters for package in subpackages
         )
+
+
+def test_the_peak_is_the_child_s_own_not_the_parent_s() -> None:
+    """A parent holding far more than the child: the child's peak stays small
+    (its ru_maxrss would report the parent's size)."""
+    ballast = bytearray(300 * 1024 * 1024)
+    ballast[::4096] = b"x" * len(ballast[::4096])  # touched: resident
+    try:
+        assert bench.peak_kib("load") < 250 * 1024
+    finally:
+        del ballast
