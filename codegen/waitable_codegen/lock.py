@@ -4,6 +4,18 @@ The lock file sits in OUT_DIR's parent (OUT_DIR itself is swapped away, and a lo
 inside it would move with it). It is removed when released, so it leaves nothing
 behind; a run that locked a file another run had just removed sees the inode
 changed and locks again.
+
+Runs into nested directories (OUT_DIR `a`, and `a/b` inside it) also take turns:
+the run into `a` swaps in a new `a` with what it carried of `a/b`, so a run into
+`a/b` must neither work while `a` is being rebuilt nor keep working in an `a`
+that was swapped away. Each run, once it holds its own lock, (1) gives way to a
+run holding the lock of any directory enclosing OUT_DIR: it releases its lock,
+waits for that run and starts again from the directory its path now names; (2)
+starts again when its parent directory is no longer the one OUT_DIR's path names;
+(3) waits for every run holding a lock inside OUT_DIR. An enclosing run never
+waits on a lock while an inner run waits on it (the inner one releases first),
+and whichever of the two locked last sees the other: no run into `a/b` works
+between the moment a run into `a` carries it and the swap.
 """
 
 from __future__ import annotations
@@ -11,24 +23,74 @@ from __future__ import annotations
 import fcntl
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from .errors import GenerationError
-from .staging import OutputSite
+from .staging import OutputSite, is_lock_name
 from .write_checkpoints import checkpoint
+from .write_read import Kind, entries, lstat_kind, open_directory
 
 _FLAGS = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+_PROBE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+_RESTARTS = 1000  # a guard against a directory whose identity never settles
 
 
 @contextmanager
-def output_lock(site: OutputSite, parent_fd: int) -> Iterator[None]:
-    """Hold OUT_DIR's lock (waiting for another run to finish) for the block."""
+def output_lock(
+    site: OutputSite, failure: Callable[[OSError], GenerationError]
+) -> Iterator[int]:
+    """Hold OUT_DIR's lock for the block (waiting for other runs into OUT_DIR, into
+    a directory enclosing it or inside it); yields a descriptor of OUT_DIR's parent
+    (made if missing), which the path names for as long as the lock is held.
+    `failure` turns what the system refuses into the error to raise."""
+    try:
+        parent, descriptor = _acquire(site)
+    except OSError as exc:
+        raise failure(exc) from None
+    try:
+        try:
+            _wait_for_nested_runs(site, parent)
+        except OSError as exc:
+            raise failure(exc) from None
+        checkpoint("locked")
+        yield parent
+    finally:
+        _release(site, parent, descriptor)
+        os.close(parent)
+
+
+def _acquire(site: OutputSite) -> tuple[int, int]:
+    """The parent's descriptor and OUT_DIR's lock, once no enclosing run holds its
+    lock and the parent is still the directory its path names."""
+    for _ in range(_RESTARTS):
+        os.makedirs(site.parent, exist_ok=True)
+        parent = open_directory(site.parent)
+        try:
+            descriptor = _lock_in(site, parent)
+        except BaseException:
+            os.close(parent)
+            raise
+        if descriptor is not None:
+            return parent, descriptor
+        os.close(parent)
+    raise GenerationError(
+        f"{site.parent}: the directory kept being replaced while "
+        "generate-waiters waited for its lock; run again"
+    )
+
+
+def _lock_in(site: OutputSite, parent: int) -> int | None:
+    """OUT_DIR's lock, taken in the directory `parent`; None when the run has to
+    start again (an enclosing run holds its lock, or `parent` was swapped away)."""
     path = site.parent / site.lock_name
     while True:
         try:
-            descriptor = os.open(site.lock_name, _FLAGS, 0o644, dir_fd=parent_fd)
+            descriptor = os.open(site.lock_name, _FLAGS, 0o644, dir_fd=parent)
         except OSError as exc:
+            if not _names(site.parent, parent):
+                return None  # the directory was removed by an enclosing swap
             raise GenerationError(
                 f"{path}: cannot open the lock file ({exc.strerror}); "
                 "remove whatever is there and run again"
@@ -40,18 +102,29 @@ def output_lock(site: OutputSite, parent_fd: int) -> Iterator[None]:
             )
         checkpoint("waiting for the lock")
         fcntl.flock(descriptor, fcntl.LOCK_EX)
-        if _still_there(site.lock_name, parent_fd, descriptor):
+        if _still_there(site.lock_name, parent, descriptor):
             break
         os.close(descriptor)
-    checkpoint("locked")
-    try:
-        yield
-    finally:
+    enclosing = _held_enclosing_lock(site.parent)
+    if enclosing is None and _names(site.parent, parent):
+        return descriptor
+    _release(site, parent, descriptor)
+    if enclosing is not None:
         try:
-            os.unlink(site.lock_name, dir_fd=parent_fd)
-        except OSError:
-            pass
-        os.close(descriptor)
+            checkpoint("waiting for an enclosing run")
+            fcntl.flock(enclosing, fcntl.LOCK_SH)
+        finally:
+            os.close(enclosing)
+    return None
+
+
+def _release(site: OutputSite, parent: int, descriptor: int) -> None:
+    """Remove our lock file and let the lock go."""
+    try:
+        os.unlink(site.lock_name, dir_fd=parent)
+    except OSError:
+        pass
+    os.close(descriptor)
 
 
 def _still_there(name: str, parent_fd: int, descriptor: int) -> bool:
@@ -62,6 +135,77 @@ def _still_there(name: str, parent_fd: int, descriptor: int) -> bool:
         return False
     held = os.fstat(descriptor)
     return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
+
+
+def _names(path: Path, descriptor: int) -> bool:
+    """True when `path` names the directory open as `descriptor`."""
+    try:
+        named = os.stat(path)
+    except OSError:
+        return False
+    held = os.fstat(descriptor)
+    return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
+
+
+def _held_enclosing_lock(parent: Path) -> int | None:
+    """A descriptor of the lock file of a run into a directory enclosing OUT_DIR
+    (`parent` or one above it) that holds its lock; None when no such run does."""
+    for enclosing in (parent, *parent.parents):
+        if enclosing.parent == enclosing:
+            break  # the root: nothing encloses it as an OUT_DIR
+        name = OutputSite(enclosing, enclosing.parent, enclosing.name).lock_name
+        try:
+            descriptor = os.open(enclosing.parent / name, _PROBE_FLAGS)
+        except OSError:
+            continue
+        try:
+            if stat.S_ISREG(os.fstat(descriptor).st_mode):
+                fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return descriptor
+        os.close(descriptor)
+    return None
+
+
+def _wait_for_nested_runs(site: OutputSite, parent: int) -> None:
+    """Wait for every run holding the lock of a directory inside OUT_DIR."""
+    if lstat_kind(site.name, parent) is not Kind.DIRECTORY:
+        return
+    _wait_inside(open_directory(site.name, parent))
+
+
+def _wait_inside(directory: int) -> None:
+    """`_wait_for_nested_runs` over the directory `directory` (closed here)."""
+    try:
+        for name, kind, _ in entries(directory):
+            if kind is Kind.DIRECTORY:
+                try:
+                    child = open_directory(name, directory)
+                except OSError:
+                    continue  # removed or replaced meanwhile: no lock to wait on
+                _wait_inside(child)
+            elif kind is Kind.FILE and is_lock_name(name):
+                _wait_for(name, directory)
+    finally:
+        os.close(directory)
+
+
+def _wait_for(name: str, directory: int) -> None:
+    """Wait until no run holds the lock file `name` (a shared lock waits for it)."""
+    try:
+        descriptor = os.open(name, _PROBE_FLAGS, dir_fd=directory)
+    except OSError:
+        return  # released and removed meanwhile, or not ours to wait on
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            checkpoint("waiting for a nested run")
+            fcntl.flock(descriptor, fcntl.LOCK_SH)
+    finally:
+        os.close(descriptor)
 
 
 def wait_for_writer(site: OutputSite) -> bool:

@@ -30,6 +30,7 @@ from .write_checkpoints import checkpoint
 from .write_read import Kind, lstat_kind
 
 SWAP_VARIABLE = "GENERATE_WAITERS_SWAP"
+_LOCK_SUFFIX = ".generate-waiters.lock"
 _AT_FDCWD = -100
 _RENAME_NOREPLACE = 1
 _RENAME_EXCHANGE = 2
@@ -54,7 +55,7 @@ class OutputSite:
     @property
     def lock_name(self) -> str:
         """The lock file beside OUT_DIR."""
-        return f".{self.name}.generate-waiters.lock"
+        return f".{self.name}{_LOCK_SUFFIX}"
 
     @property
     def staging_name(self) -> str:
@@ -73,6 +74,15 @@ class OutputSite:
             lstat_kind(str(self.parent / name), None) is not Kind.MISSING
             for name in (self.lock_name, self.staging_name, self.retired_name)
         )
+
+
+def is_lock_name(name: str) -> bool:
+    """True when `name` is a site's lock file name: `.NAME.generate-waiters.lock`."""
+    return (
+        name.startswith(".")
+        and name.endswith(_LOCK_SUFFIX)
+        and len(name) > 1 + len(_LOCK_SUFFIX)
+    )
 
 
 def discard(parent_fd: int, name: str) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 from .errors import GenerationError
 from .lock import output_lock
 from .plan import HEADER_MARK
-from .staging import OutputSite, discard, make_visible, recover
+from .staging import OutputSite, discard, is_lock_name, make_visible, recover
 from .write_checkpoints import checkpoint
 from .write_manifest import (
     MANIFEST_LIMIT,
@@ -34,7 +34,7 @@ from .write_sync import batch_room, close_all, sync_all
 from .write_read import (
     Entry,
     Kind,
-    kind_of,
+    entries,
     lstat_kind,
     open_directory,
     probe,
@@ -271,19 +271,15 @@ def exclusive(out_dir: Path) -> Iterator[None]:
     a killed run left beside it; makes OUT_DIR's parent directories if missing."""
     try:
         os.makedirs(os.path.dirname(os.path.abspath(out_dir)), exist_ok=True)
-        site = OutputSite.of(out_dir)
-        parent = open_directory(site.parent)
     except OSError as exc:
         raise _write_error(exc, out_dir) from None
-    try:
-        with output_lock(site, parent):
-            try:
-                recover(site, parent)
-            except OSError as exc:
-                raise _write_error(exc, out_dir) from None
-            yield
-    finally:
-        os.close(parent)
+    site = OutputSite.of(out_dir)
+    with output_lock(site, lambda exc: _write_error(exc, out_dir)) as parent:
+        try:
+            recover(site, parent)
+        except OSError as exc:
+            raise _write_error(exc, out_dir) from None
+        yield
 
 
 def _write_error(exc: OSError, out_dir: Path) -> GenerationError:
@@ -373,10 +369,10 @@ def _carry(
     """Hard-link every entry of the old directory `relative` that is not ours into
     the staging directory (links and special files as themselves, never followed)."""
     target = directories[relative]
-    for name, kind in _entries(source):
+    for name, kind, size in entries(source):
         path = relative / name
-        if path in dropped:
-            continue
+        if path in dropped or (kind is Kind.FILE and not size and is_lock_name(name)):
+            continue  # ours, or a nested run's lock file (that run removes it)
         if kind is not Kind.DIRECTORY:
             os.link(
                 name, name, src_dir_fd=source, dst_dir_fd=target, follow_symlinks=False
@@ -396,25 +392,15 @@ def _carry(
             os.close(child)
 
 
-def _entries(directory: int) -> list[tuple[str, Kind]]:
-    """The entries of a directory, sorted, each with its Kind (symlinks unfollowed)."""
-    with os.scandir(directory) as scan:
-        found = [
-            (entry.name, kind_of(entry.stat(follow_symlinks=False).st_mode))
-            for entry in scan
-        ]
-    return sorted(found)
-
-
 def _worth_carrying(
     directory: int, relative: PurePosixPath, dropped: set[PurePosixPath]
 ) -> bool:
     """A directory the new output does not have is carried when it was empty or
     holds something not ours besides `__pycache__` (a subpackage we removed is not)."""
-    entries = _entries(directory)
-    if not entries:
+    found = entries(directory)
+    if not found:
         return True
-    for name, kind in entries:
+    for name, kind, _ in found:
         path = relative / name
         if path in dropped or name == _CACHE:
             continue

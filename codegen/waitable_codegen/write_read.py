@@ -69,6 +69,20 @@ def open_directory(name: str | os.PathLike[str], dir_fd: int | None = None) -> i
     return os.open(name, _DIRECTORY_FLAGS, dir_fd=dir_fd)
 
 
+def entries(directory: int) -> list[tuple[str, Kind, int]]:
+    """The entries of a directory, sorted by name, each with its Kind and size
+    (symlinks unfollowed); one removed while it is listed is left out."""
+    with os.scandir(directory) as scan:
+        found = []
+        for entry in scan:
+            try:
+                status = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:
+                continue
+            found.append((entry.name, kind_of(status.st_mode), status.st_size))
+    return sorted(found)
+
+
 def read_regular(
     name: str, dir_fd: int | None, limit: int = READ_LIMIT
 ) -> bytes | None:

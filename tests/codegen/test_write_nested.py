@@ -1,0 +1,294 @@
+"""Runs into nested OUT_DIRs (`a`, and `a/b` inside it) take turns (`lock.py`): a
+run into `a` rebuilds `a` with what it carried of `a/b`, so a run into `a/b` that
+worked meanwhile would see its package discarded by the swap."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from waitable_codegen import generate, lock, write
+from waitable_codegen.errors import GenerationError
+from waitable_codegen.staging import OutputSite, is_lock_name
+
+from .test_write_check import _blocked_on, models
+from .test_write_crash import command, environment, stopped_or_exited, tree
+
+__all__ = ["models"]  # the fixture, shared with test_write_check
+
+pytestmark = pytest.mark.skipif(
+    not os.path.exists("/proc/locks"), reason="needs Linux's /proc/locks"
+)
+
+
+def stopped_at(
+    tmp_path: Path, model: Path, out: Path, point: str
+) -> subprocess.Popen[bytes]:
+    """A real generation of `model` into `out`, stopped (SIGSTOP) at the write
+    checkpoint `point`; a rehearsal into a copy of `out`'s parent finds it."""
+    trace = tmp_path / "trace"
+    rehearsal = tmp_path / "rehearsal"
+    subprocess.run(
+        ["cp", "-a", str(out.parent), str(rehearsal)], check=True
+    )  # the same tree, so the same checkpoints
+    subprocess.run(
+        command([model], rehearsal / out.name), env=environment(trace), check=True
+    )
+    points = [line.split(" ", 2) for line in trace.read_text().splitlines()]
+    (stop_at,) = [int(n) for _, n, name in points if name == point]
+    trace.unlink()
+    process = subprocess.Popen(
+        command([model], out),
+        env=environment(trace, stop_at),
+        stdout=subprocess.DEVNULL,
+    )
+    assert stopped_or_exited(process)
+    return process
+
+
+def lock_inode(out: Path) -> int:
+    site = OutputSite.of(out)
+    return os.stat(site.parent / site.lock_name).st_ino
+
+
+@pytest.fixture
+def in_thread() -> Iterator[Callable[[Callable[[], object]], threading.Thread]]:
+    """Start a call on a thread; its exception, if any, is raised at the end."""
+    threads: list[threading.Thread] = []
+    errors: list[BaseException] = []
+
+    def start(call: Callable[[], object]) -> threading.Thread:
+        def run() -> None:
+            try:
+                call()
+            except BaseException as exc:  # raised again by the fixture
+                errors.append(exc)
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        threads.append(thread)
+        return thread
+
+    yield start
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+
+
+def wait_blocked(inode: int, thread: threading.Thread) -> bool:
+    """True once the kernel shows a request waiting for the lock on `inode`; False
+    when the thread ended first (it never waited)."""
+    deadline = time.monotonic() + 60  # a guard against hanging, not a measurement
+    while thread.is_alive() and time.monotonic() < deadline:
+        if _blocked_on(inode):
+            return True
+        os.sched_yield()
+    return _blocked_on(inode)
+
+
+def generated(out: Path, model: Path, tmp_path: Path) -> bool:
+    """True when `out` holds exactly the generated files a fresh generation of
+    `model` writes (anything else in it, such as a nested package, aside)."""
+    reference = tmp_path / "reference" / out.name
+    generate(model, reference)
+    expected = tree(reference)
+    return all(
+        (out / name).is_dir() if data == "dir" else (out / name).read_bytes() == data
+        for name, data in expected.items()
+    )
+
+
+def no_leftovers(*outs: Path) -> bool:
+    return not any(OutputSite.of(out).leftovers() for out in outs)
+
+
+@pytest.mark.parametrize("inner", ["b", "x/b"])
+def test_an_inner_run_waits_while_an_enclosing_run_rebuilds_its_directory(
+    tmp_path: Path,
+    models: tuple[Path, Path, Path],
+    in_thread: Callable[[Callable[[], object]], threading.Thread],
+    inner: str,
+) -> None:
+    first, second, third = models
+    outer, nested = tmp_path / "site" / "a", tmp_path / "site" / "a" / inner
+    generate(first, outer)
+    generate(first, nested)
+    writer = stopped_at(tmp_path, second, outer, "carried files that are not ours")
+    try:
+        thread = in_thread(lambda: generate(third, nested))
+        assert wait_blocked(lock_inode(outer), thread), "the inner run did not wait"
+    finally:
+        writer.send_signal(signal.SIGCONT)
+        assert writer.wait() == 0
+    thread.join()
+    assert generated(outer, second, tmp_path / "outer")
+    assert generated(nested, third, tmp_path / "nested")
+    assert no_leftovers(outer, nested)
+
+
+def test_an_enclosing_run_waits_for_a_run_inside_its_directory(
+    tmp_path: Path,
+    models: tuple[Path, Path, Path],
+    in_thread: Callable[[Callable[[], object]], threading.Thread],
+) -> None:
+    first, second, third = models
+    outer, nested = tmp_path / "site" / "a", tmp_path / "site" / "a" / "b"
+    generate(first, outer)
+    generate(first, nested)
+    writer = stopped_at(tmp_path, third, nested, "staged the manifest")
+    try:
+        inode = lock_inode(nested)
+        thread = in_thread(lambda: generate(second, outer))
+        assert wait_blocked(inode, thread), "the enclosing run did not wait"
+    finally:
+        writer.send_signal(signal.SIGCONT)
+        assert writer.wait() == 0
+    thread.join()
+    assert generated(outer, second, tmp_path / "outer")
+    assert generated(nested, third, tmp_path / "nested")
+    assert no_leftovers(outer, nested)
+
+
+def test_a_run_whose_parent_was_swapped_away_before_it_locked_starts_again(
+    tmp_path: Path, models: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The inner run opened `a` (and created its lock file there) before an
+    enclosing run swapped `a` away: it locks again in the `a` its path names."""
+    first, second, third = models
+    outer, nested = tmp_path / "a", tmp_path / "a" / "b"
+    generate(first, outer)
+    generate(first, nested)
+    original = lock.checkpoint
+    swapped: list[bool] = []
+
+    def checkpoint(name: str) -> None:
+        if name == "waiting for the lock" and not swapped:
+            swapped.append(True)
+            generate(second, outer)  # the whole enclosing run, right here
+        original(name)
+
+    monkeypatch.setattr(lock, "checkpoint", checkpoint)
+    generate(third, nested)
+    assert swapped
+    assert generated(outer, second, tmp_path / "outer")
+    assert generated(nested, third, tmp_path / "nested")
+    assert no_leftovers(outer, nested)
+
+
+def test_an_inner_run_that_locked_during_an_enclosing_run_gives_way_to_it(
+    tmp_path: Path, models: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The inner run holds its lock when it finds the enclosing run's lock held:
+    it releases its own (the enclosing run may be waiting for it) and waits."""
+    first, second, third = models
+    outer, nested = tmp_path / "site" / "a", tmp_path / "site" / "a" / "b"
+    generate(first, outer)
+    generate(first, nested)
+    writer = stopped_at(tmp_path, second, outer, "locked")
+    original = lock.checkpoint
+    seen: list[str] = []
+
+    def checkpoint(name: str) -> None:
+        seen.append(name)
+        if name == "waiting for an enclosing run":
+            site = OutputSite.of(nested)
+            assert not (site.parent / site.lock_name).exists()  # released first
+            writer.send_signal(signal.SIGCONT)
+        original(name)
+
+    monkeypatch.setattr(lock, "checkpoint", checkpoint)
+    try:
+        generate(third, nested)
+    finally:
+        writer.send_signal(signal.SIGCONT)
+        assert writer.wait() == 0
+    assert "waiting for an enclosing run" in seen
+    assert seen.count("waiting for the lock") == 2  # once more after the swap
+    assert generated(outer, second, tmp_path / "outer")
+    assert generated(nested, third, tmp_path / "nested")
+    assert no_leftovers(outer, nested)
+
+
+def test_a_nested_lock_file_is_not_carried_but_a_user_file_of_that_name_is(
+    tmp_path: Path, models: tuple[Path, Path, Path]
+) -> None:
+    """An empty `.NAME.generate-waiters.lock` inside OUT_DIR is a nested run's lock
+    (one a killed run left, or one a run is about to remove): not carried into the
+    new package. A file of that name with content is someone's file: kept."""
+    first, second, _ = models
+    out = tmp_path / "a"
+    generate(first, out)
+    (out / "sub").mkdir()
+    (out / "sub" / ".b.generate-waiters.lock").write_bytes(b"")
+    (out / ".c.generate-waiters.lock").write_bytes(b"mine")
+    generate(second, out)
+    assert not (out / "sub" / ".b.generate-waiters.lock").exists()
+    assert (out / ".c.generate-waiters.lock").read_bytes() == b"mine"
+    assert (out / "sub").is_dir()
+
+
+def test_a_run_waits_for_no_stale_lock_file_inside_its_directory(
+    tmp_path: Path, models: tuple[Path, Path, Path]
+) -> None:
+    """Lock files no run holds (a killed run's) are no reason to wait; a special
+    file or a link with a lock file's name is not opened as one."""
+    first, second, _ = models
+    out = tmp_path / "a"
+    generate(first, out)
+    (out / "deep" / "er").mkdir(parents=True)
+    (out / "deep" / "er" / ".b.generate-waiters.lock").write_bytes(b"")
+    os.mkfifo(out / ".f.generate-waiters.lock")
+    (out / ".l.generate-waiters.lock").symlink_to("/dev/zero")
+    generate(second, out)
+    assert generated(out, second, tmp_path / "reference")
+    assert (out / ".l.generate-waiters.lock").is_symlink()
+
+
+def test_an_enclosing_lock_held_by_a_check_is_no_reason_to_wait(
+    tmp_path: Path, models: tuple[Path, Path, Path]
+) -> None:
+    """A reader's shared lock on the enclosing lock file (`--check` waiting for a
+    writer) is not a run rebuilding the directory."""
+    first, _, third = models
+    outer, nested = tmp_path / "a", tmp_path / "a" / "b"
+    site = OutputSite.of(outer)
+    (site.parent / site.lock_name).write_bytes(b"")
+    with open(site.parent / site.lock_name, "rb") as shared:
+        import fcntl
+
+        fcntl.flock(shared, fcntl.LOCK_SH)
+        generate(third, nested)
+    assert generated(nested, third, tmp_path / "nested")
+
+
+def test_a_parent_that_never_settles_ends_in_an_error(
+    tmp_path: Path, models: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, _, _ = models
+    monkeypatch.setattr(lock, "_names", lambda path, descriptor: False)
+    with pytest.raises(GenerationError, match="kept being replaced"):
+        generate(first, tmp_path / "a")
+    assert not OutputSite.of(tmp_path / "a").leftovers()
+
+
+def test_is_lock_name() -> None:
+    assert is_lock_name(".a.generate-waiters.lock")
+    assert is_lock_name("..generate-waiters.lock.generate-waiters.lock")
+    assert not is_lock_name(".generate-waiters.lock")
+    assert not is_lock_name("a.generate-waiters.lock")
+    assert not is_lock_name(".a.generate-waiters.new")
+
+
+def test_exclusive_still_reports_a_parent_it_cannot_make(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    with pytest.raises(GenerationError, match="cannot write generated files"):
+        with write.exclusive(tmp_path / "file" / "a"):
+            pass
