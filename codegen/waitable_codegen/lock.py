@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import GenerationError
-from .staging import OutputSite, is_lock_name
+from .staging import OutputSite, is_lock_name, lock_name_of
 from .write_checkpoints import checkpoint
 from .write_read import Kind, entries, lstat_kind, open_directory
 
@@ -150,13 +150,12 @@ def _names(path: Path, descriptor: int) -> bool:
 def _held_enclosing_lock(parent: Path) -> int | None:
     """A descriptor of the lock file of a run into a directory enclosing OUT_DIR
     (`parent` or one above it) that holds its lock; None when no such run does."""
-    for enclosing in (parent, *parent.parents):
-        if enclosing.parent == enclosing:
-            break  # the root: nothing encloses it as an OUT_DIR
-        name = OutputSite(enclosing, enclosing.parent, enclosing.name).lock_name
+    above, name = os.path.split(parent)
+    while name:  # up to the root, which nothing encloses as an OUT_DIR
         try:
-            descriptor = os.open(enclosing.parent / name, _PROBE_FLAGS)
+            descriptor = os.open(os.path.join(above, lock_name_of(name)), _PROBE_FLAGS)
         except OSError:
+            above, name = os.path.split(above)
             continue
         try:
             if stat.S_ISREG(os.fstat(descriptor).st_mode):
@@ -164,6 +163,7 @@ def _held_enclosing_lock(parent: Path) -> int | None:
         except BlockingIOError:
             return descriptor
         os.close(descriptor)
+        above, name = os.path.split(above)
     return None
 
 

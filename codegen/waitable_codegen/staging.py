@@ -55,7 +55,7 @@ class OutputSite:
     @property
     def lock_name(self) -> str:
         """The lock file beside OUT_DIR."""
-        return f".{self.name}{_LOCK_SUFFIX}"
+        return lock_name_of(self.name)
 
     @property
     def staging_name(self) -> str:
@@ -74,6 +74,11 @@ class OutputSite:
             lstat_kind(str(self.parent / name), None) is not Kind.MISSING
             for name in (self.lock_name, self.staging_name, self.retired_name)
         )
+
+
+def lock_name_of(name: str) -> str:
+    """The name of the lock file beside the OUT_DIR named `name`."""
+    return f".{name}{_LOCK_SUFFIX}"
 
 
 def is_lock_name(name: str) -> bool:
