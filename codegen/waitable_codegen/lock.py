@@ -28,9 +28,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import GenerationError
-from .staging import OutputSite, is_lock_name, lock_name_of
+from .staging import OutputSite, is_lock_name, lock_name_of, recover
 from .write_checkpoints import checkpoint
-from .write_read import Kind, entries, lstat_kind, open_directory
+from .write_read import Kind, lstat_kind, open_directory
 
 _FLAGS = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _PROBE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
@@ -39,7 +39,7 @@ _RESTARTS = 1000  # a guard against a directory whose identity never settles
 
 @contextmanager
 def output_lock(
-    site: OutputSite, failure: Callable[[OSError], GenerationError]
+    site: OutputSite, failure: Callable[[OSError], Exception]
 ) -> Iterator[int]:
     """Hold OUT_DIR's lock for the block (waiting for other runs into OUT_DIR, into
     a directory enclosing it or inside it); yields a descriptor of OUT_DIR's parent
@@ -65,8 +65,11 @@ def _acquire(site: OutputSite) -> tuple[int, int]:
     """The parent's descriptor and OUT_DIR's lock, once no enclosing run holds its
     lock and the parent is still the directory its path names."""
     for _ in range(_RESTARTS):
-        os.makedirs(site.parent, exist_ok=True)
-        parent = open_directory(site.parent)
+        _make_parents(site.parent)
+        try:
+            parent = open_directory(site.parent)
+        except FileNotFoundError:
+            continue  # an enclosing run swapped it away since: make it again
         try:
             descriptor = _lock_in(site, parent)
         except BaseException:
@@ -79,6 +82,29 @@ def _acquire(site: OutputSite) -> tuple[int, int]:
         f"{site.parent}: the directory kept being replaced while "
         "generate-waiters waited for its lock; run again"
     )
+
+
+def _make_parents(directory: Path) -> None:
+    """Make `directory` and its missing parents, each as a run into it would: under
+    its lock, after `recover`. A directory is missing while a run into it is between
+    the two renames of a portable swap (or was killed there): made anew, it would
+    stop that swap, or hide the retired package, which the next run would discard."""
+    missing = []
+    while not os.path.lexists(directory):
+        missing.append(directory)
+        directory = directory.parent
+    for path in reversed(missing):
+        site = OutputSite.of(path)
+        with output_lock(site, _unchanged) as parent:
+            recover(site, parent)
+            if lstat_kind(site.name, parent) is Kind.MISSING:
+                os.mkdir(site.name, dir_fd=parent)
+
+
+def _unchanged(error: OSError) -> OSError:
+    """`output_lock`'s `failure` for `_make_parents`: the error as it is (the run
+    that makes the parents reports it, naming its own OUT_DIR)."""
+    return error
 
 
 def _lock_in(site: OutputSite, parent: int) -> int | None:
@@ -175,52 +201,34 @@ def _wait_for_nested_runs(site: OutputSite, parent: int) -> None:
 
 
 def _wait_inside(directory: int) -> None:
-    """`_wait_for_nested_runs` over the directory `directory` (closed here)."""
+    """`_wait_for_nested_runs` over the directory `directory` (closed here); the
+    kinds come from the directory listing, so only lock files cost a system call."""
     try:
-        for name, kind, _ in entries(directory):
-            if kind is Kind.DIRECTORY:
-                try:
-                    child = open_directory(name, directory)
-                except OSError:
-                    continue  # removed or replaced meanwhile: no lock to wait on
-                _wait_inside(child)
-            elif kind is Kind.FILE and is_lock_name(name):
-                _wait_for(name, directory)
+        with os.scandir(directory) as scan:
+            found = [
+                (entry.name, entry.is_dir(follow_symlinks=False))
+                for entry in scan
+                if is_lock_name(entry.name) or entry.is_dir(follow_symlinks=False)
+            ]
+        for name, is_directory in found:
+            if not is_directory:
+                _wait_for(name, directory, "waiting for a nested run")
+                continue
+            try:
+                child = open_directory(name, directory)
+            except OSError:
+                continue  # removed or replaced meanwhile: no lock to wait on
+            _wait_inside(child)
     finally:
         os.close(directory)
 
 
-def _wait_for(name: str, directory: int) -> None:
-    """Wait until no run holds the lock file `name` (a shared lock waits for it)."""
+def _wait_for(path: str | Path, directory: int | None, point: str) -> bool:
+    """Wait until no run holds the lock file `path` (a shared lock waits for it);
+    True when one did. A file that is missing, cannot be opened or is not a
+    regular file is not waited on. `point`: the checkpoint before waiting."""
     try:
-        descriptor = os.open(name, _PROBE_FLAGS, dir_fd=directory)
-    except OSError:
-        return  # released and removed meanwhile, or not ours to wait on
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            checkpoint("waiting for a nested run")
-            fcntl.flock(descriptor, fcntl.LOCK_SH)
-    finally:
-        os.close(descriptor)
-
-
-def wait_for_writer(site: OutputSite) -> bool:
-    """Wait until no run holds OUT_DIR's lock; True when one did (and has finished).
-
-    For readers that take no lock themselves (`--check` may not be allowed to
-    create the lock file): a shared lock on the writer's file waits for it. No
-    lock file (no run under way), or one that is not a regular file or cannot be
-    opened, is not waited on.
-    """
-    try:
-        descriptor = os.open(
-            site.parent / site.lock_name,
-            os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
-        )
+        descriptor = os.open(path, _PROBE_FLAGS, dir_fd=directory)
     except OSError:
         return False
     try:
@@ -229,9 +237,41 @@ def wait_for_writer(site: OutputSite) -> bool:
         try:
             fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except BlockingIOError:
-            checkpoint("waiting for the writer")
+            checkpoint(point)
             fcntl.flock(descriptor, fcntl.LOCK_SH)
             return True
         return False
     finally:
         os.close(descriptor)
+
+
+def enclosing_writer(site: OutputSite) -> bool:
+    """True when a run into a directory enclosing OUT_DIR holds its lock (it may be
+    rebuilding OUT_DIR's parent)."""
+    descriptor = _held_enclosing_lock(site.parent)
+    if descriptor is None:
+        return False
+    os.close(descriptor)
+    return True
+
+
+def wait_for_writer(site: OutputSite) -> bool:
+    """Wait until no run holds OUT_DIR's lock, nor the lock of a directory enclosing
+    it; True when one did (and has finished).
+
+    For readers that take no lock themselves (`--check` may not be allowed to
+    create the lock file): a shared lock on the writer's file waits for it. No
+    lock file (no run under way), or one that is not a regular file or cannot be
+    opened, is not waited on.
+    """
+    path = site.parent / site.lock_name
+    waited = _wait_for(path, None, "waiting for the writer")
+    enclosing = _held_enclosing_lock(site.parent)
+    if enclosing is not None:
+        try:
+            checkpoint("waiting for an enclosing writer")
+            fcntl.flock(enclosing, fcntl.LOCK_SH)
+        finally:
+            os.close(enclosing)
+        waited = True
+    return waited

@@ -11,6 +11,7 @@ not ours are carried there as hard links, and it is swapped in (`staging.py`).
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Iterator, Mapping, Sequence
@@ -269,10 +270,12 @@ def apply_changes(
 def exclusive(out_dir: Path) -> Iterator[None]:
     """Hold OUT_DIR's lock for the block, after finishing or cleaning up whatever
     a killed run left beside it; makes OUT_DIR's parent directories if missing."""
-    try:
-        os.makedirs(os.path.dirname(os.path.abspath(out_dir)), exist_ok=True)
-    except OSError as exc:
-        raise _write_error(exc, out_dir) from None
+    existing = os.path.dirname(os.path.abspath(out_dir))
+    while not os.path.lexists(existing):
+        existing = os.path.dirname(existing)
+    if not os.path.exists(existing):  # a symbolic link to nothing: made by no one
+        error = errno.EEXIST
+        raise _write_error(OSError(error, os.strerror(error), existing), out_dir)
     site = OutputSite.of(out_dir)
     with output_lock(site, lambda exc: _write_error(exc, out_dir)) as parent:
         try:

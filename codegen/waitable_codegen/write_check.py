@@ -4,8 +4,9 @@ A check may run where it cannot create the lock file (a read-only checkout), so
 it takes no lock; a generation into the same OUT_DIR may then swap a new package
 in while the check reads the old one, whose files vanish as it is discarded. The
 check notices the swap (OUT_DIR names another directory after the comparison than
-before it, or none between the two renames of a portable swap), waits for the
-writer to release its lock, and compares again.
+before it, or none between the two renames of a portable swap; or a run into a
+directory enclosing OUT_DIR holds its lock), waits for the writer to release its
+lock, and compares again.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
 from .errors import GenerationError
-from .lock import wait_for_writer
+from .lock import enclosing_writer, wait_for_writer
 from .staging import OutputSite
 from .write import Changes, plan_changes
 
@@ -41,7 +42,7 @@ def check_changes(
             changes, failure = None, exc
         after = _identity(out_dir)
         retired = _retired(site)
-        stable = before == after == _identity(out_dir)
+        stable = before == after == _identity(out_dir) and not enclosing_writer(site)
         if stable and (after is not None or not retired):
             return _answer(changes, failure)
         if not wait_for_writer(site) and stable:

@@ -5,6 +5,7 @@ worked meanwhile would see its package discarded by the swap."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import threading
@@ -16,7 +17,7 @@ import pytest
 
 from waitable_codegen import generate, lock, write
 from waitable_codegen.errors import GenerationError
-from waitable_codegen.staging import OutputSite, is_lock_name
+from waitable_codegen.staging import SWAP_VARIABLE, OutputSite, is_lock_name
 
 from .test_write_check import _blocked_on, models
 from .test_write_crash import command, environment, stopped_or_exited, tree
@@ -29,24 +30,28 @@ pytestmark = pytest.mark.skipif(
 
 
 def stopped_at(
-    tmp_path: Path, model: Path, out: Path, point: str
+    tmp_path: Path, model: Path, out: Path, point: str, **extra: str
 ) -> subprocess.Popen[bytes]:
-    """A real generation of `model` into `out`, stopped (SIGSTOP) at the write
-    checkpoint `point`; a rehearsal into a copy of `out`'s parent finds it."""
+    """A real generation of `model` into `out` (environment `extra`), stopped
+    (SIGSTOP) at the write checkpoint `point`; a rehearsal into a copy of `out`'s
+    parent finds it."""
     trace = tmp_path / "trace"
     rehearsal = tmp_path / "rehearsal"
+    shutil.rmtree(rehearsal, ignore_errors=True)
     subprocess.run(
         ["cp", "-a", str(out.parent), str(rehearsal)], check=True
     )  # the same tree, so the same checkpoints
     subprocess.run(
-        command([model], rehearsal / out.name), env=environment(trace), check=True
+        command([model], rehearsal / out.name),
+        env=environment(trace, **extra),
+        check=True,
     )
     points = [line.split(" ", 2) for line in trace.read_text().splitlines()]
     (stop_at,) = [int(n) for _, n, name in points if name == point]
     trace.unlink()
     process = subprocess.Popen(
         command([model], out),
-        env=environment(trace, stop_at),
+        env=environment(trace, stop_at, **extra),
         stdout=subprocess.DEVNULL,
     )
     assert stopped_or_exited(process)
@@ -134,13 +139,15 @@ def test_an_inner_run_waits_while_an_enclosing_run_rebuilds_its_directory(
     assert no_leftovers(outer, nested)
 
 
+@pytest.mark.parametrize("inner", ["b", "x/b"])
 def test_an_enclosing_run_waits_for_a_run_inside_its_directory(
     tmp_path: Path,
     models: tuple[Path, Path, Path],
     in_thread: Callable[[Callable[[], object]], threading.Thread],
+    inner: str,
 ) -> None:
     first, second, third = models
-    outer, nested = tmp_path / "site" / "a", tmp_path / "site" / "a" / "b"
+    outer, nested = tmp_path / "site" / "a", tmp_path / "site" / "a" / inner
     generate(first, outer)
     generate(first, nested)
     writer = stopped_at(tmp_path, third, nested, "staged the manifest")
@@ -259,6 +266,7 @@ def test_an_enclosing_lock_held_by_a_check_is_no_reason_to_wait(
     writer) is not a run rebuilding the directory."""
     first, _, third = models
     outer, nested = tmp_path / "a", tmp_path / "a" / "b"
+    generate(first, outer)
     site = OutputSite.of(outer)
     (site.parent / site.lock_name).write_bytes(b"")
     with open(site.parent / site.lock_name, "rb") as shared:
@@ -292,3 +300,150 @@ def test_exclusive_still_reports_a_parent_it_cannot_make(tmp_path: Path) -> None
     with pytest.raises(GenerationError, match="cannot write generated files"):
         with write.exclusive(tmp_path / "file" / "a"):
             pass
+
+
+RENAME = {SWAP_VARIABLE: "rename"}
+
+
+def test_an_inner_run_does_not_make_a_directory_between_the_renames_of_its_swap(
+    tmp_path: Path,
+    models: tuple[Path, Path, Path],
+    in_thread: Callable[[Callable[[], object]], threading.Thread],
+) -> None:
+    """With the portable swap `a` is missing between its two renames; an inner run
+    into `a/x/b` that made `a` anew there would stop the swap (its second rename
+    finds `a`), and the old package with the user's files would be discarded."""
+    first, second, third = models
+    outer, nested = tmp_path / "site" / "a", tmp_path / "site" / "a" / "x" / "b"
+    generate(first, outer)
+    (outer / "NOTES.md").write_text("mine")
+    writer = stopped_at(tmp_path, second, outer, "retired the old package", **RENAME)
+    try:
+        assert not outer.exists()
+        thread = in_thread(lambda: generate(third, nested))
+        assert wait_blocked(lock_inode(outer), thread), "the inner run did not wait"
+        assert not outer.exists()
+    finally:
+        writer.send_signal(signal.SIGCONT)
+        assert writer.wait() == 0
+    thread.join()
+    assert (outer / "NOTES.md").read_text() == "mine"
+    assert generated(outer, second, tmp_path / "outer")
+    assert generated(nested, third, tmp_path / "nested")
+    assert no_leftovers(outer, nested, nested.parent)
+
+
+def test_an_inner_run_puts_back_a_directory_a_kill_left_between_its_renames(
+    tmp_path: Path, models: tuple[Path, Path, Path]
+) -> None:
+    """Made anew, the missing `a` would hide the package retired beside it, which
+    the next run into `a` would then discard: the inner run finishes that swap."""
+    first, second, third = models
+    outer, nested = tmp_path / "site" / "a", tmp_path / "site" / "a" / "x" / "b"
+    generate(first, outer)
+    (outer / "NOTES.md").write_text("mine")
+    writer = stopped_at(tmp_path, second, outer, "retired the old package", **RENAME)
+    writer.kill()
+    writer.wait()
+    generate(third, nested)
+    assert (outer / "NOTES.md").read_text() == "mine"
+    assert generated(outer, second, tmp_path / "outer")  # the staged package
+    assert generated(nested, third, tmp_path / "nested")
+    generate(second, outer)
+    assert (outer / "NOTES.md").read_text() == "mine"
+    assert generated(nested, third, tmp_path / "nested")
+    assert no_leftovers(outer, nested)
+
+
+def test_a_check_inside_a_directory_between_the_renames_of_its_swap_waits(
+    tmp_path: Path,
+    models: tuple[Path, Path, Path],
+    in_thread: Callable[[Callable[[], object]], threading.Thread],
+) -> None:
+    """`a/b` is missing while `a` is: the check waits for the run into `a` instead
+    of answering that every file of `a/b` would be written."""
+    first, second, _ = models
+    outer, nested = tmp_path / "site" / "a", tmp_path / "site" / "a" / "b"
+    generate(first, outer)
+    generate(second, nested)
+    writer = stopped_at(tmp_path, second, outer, "retired the old package", **RENAME)
+    answers: list[bool] = []
+    try:
+        thread = in_thread(
+            lambda: answers.append(generate(first, nested, check=True).stale)
+        )
+        assert wait_blocked(lock_inode(outer), thread), "the check did not wait"
+    finally:
+        writer.send_signal(signal.SIGCONT)
+        assert writer.wait() == 0
+    thread.join()
+    assert answers == [True]  # nested holds `second`'s package, checked against first
+    assert generate(second, nested, check=True).stale is False
+
+
+def test_a_run_that_locked_in_a_directory_a_killed_swap_replaced_starts_again(
+    tmp_path: Path, models: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The inner run opened `a` and created its lock file there; a run into `a`
+    exchanged `a` for its new package and was killed before discarding the old
+    one. The inner run locks the file it created (still there, in the old `a`), no
+    enclosing run holds a lock, but `a` now names another directory: it starts
+    again there instead of generating into the old `a`."""
+    first, second, third = models
+    outer, nested = tmp_path / "site" / "a", tmp_path / "site" / "a" / "b"
+    generate(first, outer)
+    generate(first, nested)
+    original = lock.checkpoint
+    killed: list[int] = []
+
+    def checkpoint(name: str) -> None:
+        if name == "waiting for the lock" and not killed:
+            writer = stopped_at(
+                tmp_path, second, outer, "exchanged staging and OUT_DIR"
+            )
+            writer.kill()
+            killed.append(writer.wait())
+        original(name)
+
+    monkeypatch.setattr(lock, "checkpoint", checkpoint)
+    generate(third, nested)
+    assert killed
+    assert generated(outer, second, tmp_path / "outer")
+    assert generated(nested, third, tmp_path / "nested")
+
+
+def test_a_parent_renamed_away_just_before_it_is_opened_is_made_again(
+    tmp_path: Path,
+    models: tuple[Path, Path, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    in_thread: Callable[[Callable[[], object]], threading.Thread],
+) -> None:
+    """Between making OUT_DIR's parent and opening it, a run into the parent
+    retires it (first rename of the portable swap): the inner run starts again,
+    waiting for that run, instead of failing with "No such file or directory"."""
+    first, second, third = models
+    outer, nested = tmp_path / "site" / "a", tmp_path / "site" / "a" / "b"
+    generate(first, outer)
+    original = lock._make_parents
+    writers: list[subprocess.Popen[bytes]] = []
+    started = threading.Event()
+
+    def make_parents(directory: Path) -> None:
+        original(directory)
+        if not writers:
+            writers.append(
+                stopped_at(tmp_path, second, outer, "retired the old package", **RENAME)
+            )
+            started.set()
+
+    monkeypatch.setattr(lock, "_make_parents", make_parents)
+    thread = in_thread(lambda: generate(third, nested))
+    started.wait(timeout=60)  # a guard against hanging, not a measurement
+    try:
+        assert wait_blocked(lock_inode(outer), thread), "the inner run did not wait"
+    finally:
+        writers[0].send_signal(signal.SIGCONT)
+        assert writers[0].wait() == 0
+    thread.join()
+    assert generated(outer, second, tmp_path / "outer")
+    assert generated(nested, third, tmp_path / "nested")
