@@ -35,6 +35,8 @@ from .write_read import Kind, lstat_kind, open_directory
 _FLAGS = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _PROBE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _RESTARTS = 1000  # a guard against a directory whose identity never settles
+#: How deep directories in OUT_DIR may go (the carry into the new package recurses).
+DEPTH_LIMIT = 256
 
 
 @contextmanager
@@ -194,16 +196,31 @@ def _held_enclosing_lock(parent: Path) -> int | None:
 
 
 def _wait_for_nested_runs(site: OutputSite, parent: int) -> None:
-    """Wait for every run holding the lock of a directory inside OUT_DIR."""
+    """Wait for every run holding the lock of a directory inside OUT_DIR. The walk
+    also bounds how deep OUT_DIR's directories go, before the run carries them."""
     if lstat_kind(site.name, parent) is not Kind.DIRECTORY:
         return
-    _wait_inside(open_directory(site.name, parent))
-
-
-def _wait_inside(directory: int) -> None:
-    """`_wait_for_nested_runs` over the directory `directory` (closed here); the
-    kinds come from the directory listing, so only lock files cost a system call."""
     try:
+        _wait_inside(open_directory(site.name, parent), 0)
+    except _TooDeep:
+        raise GenerationError(
+            f"{site.out_dir}: holds directories nested more than {DEPTH_LIMIT} "
+            "levels deep; generate-waiters carries what is not its own into the new "
+            "package and goes no deeper: move them out of the output directory"
+        ) from None
+
+
+class _TooDeep(Exception):
+    """OUT_DIR's directories go deeper than DEPTH_LIMIT."""
+
+
+def _wait_inside(directory: int, depth: int) -> None:
+    """`_wait_for_nested_runs` over the directory `directory` (closed here), `depth`
+    levels below OUT_DIR; the kinds come from the directory listing, so only lock
+    files cost a system call."""
+    try:
+        if depth > DEPTH_LIMIT:
+            raise _TooDeep
         with os.scandir(directory) as scan:
             found = [
                 (entry.name, entry.is_dir(follow_symlinks=False))
@@ -218,7 +235,7 @@ def _wait_inside(directory: int) -> None:
                 child = open_directory(name, directory)
             except OSError:
                 continue  # removed or replaced meanwhile: no lock to wait on
-            _wait_inside(child)
+            _wait_inside(child, depth + 1)
     finally:
         os.close(directory)
 

@@ -447,3 +447,24 @@ def test_a_parent_renamed_away_just_before_it_is_opened_is_made_again(
     thread.join()
     assert generated(outer, second, tmp_path / "outer")
     assert generated(nested, third, tmp_path / "nested")
+
+
+def test_directories_nested_deeper_than_the_limit_stop_the_run_cleanly(
+    tmp_path: Path, models: tuple[Path, Path, Path]
+) -> None:
+    """Hostile content in OUT_DIR: a tree deeper than the carry goes is refused
+    with an error naming OUT_DIR, before anything is built; one level less is
+    carried whole."""
+    first, second, _ = models
+    out = tmp_path / "a"
+    generate(first, out)
+    deepest = out.joinpath(*["d"] * lock.DEPTH_LIMIT)
+    deepest.mkdir(parents=True)
+    (deepest / "NOTES.md").write_text("mine")
+    generate(second, out)
+    assert (deepest / "NOTES.md").read_text() == "mine"
+    (deepest / "d").mkdir()
+    with pytest.raises(GenerationError, match="nested more than 256 levels"):
+        generate(first, out)
+    assert generated(out, second, tmp_path / "reference")
+    assert not OutputSite.of(out).leftovers()
