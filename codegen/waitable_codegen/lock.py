@@ -20,6 +20,7 @@ between the moment a run into `a` carries it and the swap.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import stat
@@ -35,25 +36,33 @@ from .write_read import Kind, lstat_kind, open_directory
 _FLAGS = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _PROBE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _RESTARTS = 1000  # a guard against a directory whose identity never settles
+#: What opening the lock file fails with when something stands at its name.
+_IN_THE_WAY = frozenset({errno.ELOOP, errno.EISDIR, errno.ENXIO, errno.EWOULDBLOCK})
+_NAME_MAX = 255  # bytes in a file name (Linux, the BSDs, macOS)
 #: How deep directories in OUT_DIR may go (the carry into the new package recurses).
-DEPTH_LIMIT = 256
+DEPTH_LIMIT = 64
 
 
 @contextmanager
 def output_lock(
-    site: OutputSite, failure: Callable[[OSError], Exception]
+    site: OutputSite, failure: Callable[[OSError], Exception], *, nested: bool = True
 ) -> Iterator[int]:
     """Hold OUT_DIR's lock for the block (waiting for other runs into OUT_DIR, into
-    a directory enclosing it or inside it); yields a descriptor of OUT_DIR's parent
-    (made if missing), which the path names for as long as the lock is held.
-    `failure` turns what the system refuses into the error to raise."""
+    a directory enclosing it or inside it), after finishing or cleaning up what a
+    killed run left beside OUT_DIR (`recover`); yields a descriptor of OUT_DIR's
+    parent (made if missing), which the path names while the lock is held.
+    `failure` turns what the system refuses into the error to raise; without
+    `nested`, runs inside OUT_DIR are not waited for (to make a missing OUT_DIR,
+    which another run may have made meanwhile and be writing into)."""
     try:
         parent, descriptor = _acquire(site)
     except OSError as exc:
         raise failure(exc) from None
     try:
         try:
-            _wait_for_nested_runs(site, parent)
+            recover(site, parent)  # first: it may put a package back to walk
+            if nested:
+                _wait_for_nested_runs(site, parent)
         except OSError as exc:
             raise failure(exc) from None
         checkpoint("locked")
@@ -97,8 +106,10 @@ def _make_parents(directory: Path) -> None:
         directory = directory.parent
     for path in reversed(missing):
         site = OutputSite.of(path)
-        with output_lock(site, _unchanged) as parent:
-            recover(site, parent)
+        if len(os.fsencode(site.lock_name)) > _NAME_MAX:
+            os.makedirs(path, exist_ok=True)  # no run can have it as OUT_DIR
+            continue
+        with output_lock(site, _unchanged, nested=False) as parent:
             if lstat_kind(site.name, parent) is Kind.MISSING:
                 os.mkdir(site.name, dir_fd=parent)
 
@@ -119,6 +130,8 @@ def _lock_in(site: OutputSite, parent: int) -> int | None:
         except OSError as exc:
             if not _names(site.parent, parent):
                 return None  # the directory was removed by an enclosing swap
+            if exc.errno not in _IN_THE_WAY:
+                raise  # the directory cannot be written: the caller says so
             raise GenerationError(
                 f"{path}: cannot open the lock file ({exc.strerror}); "
                 "remove whatever is there and run again"

@@ -11,7 +11,6 @@ not ours are carried there as hard links, and it is swapped in (`staging.py`).
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 from collections.abc import Iterator, Mapping, Sequence
@@ -273,15 +272,12 @@ def exclusive(out_dir: Path) -> Iterator[None]:
     existing = os.path.dirname(os.path.abspath(out_dir))
     while not os.path.lexists(existing):
         existing = os.path.dirname(existing)
-    if not os.path.exists(existing):  # a symbolic link to nothing: made by no one
-        error = errno.EEXIST
-        raise _write_error(OSError(error, os.strerror(error), existing), out_dir)
+    try:
+        os.stat(existing)  # a symbolic link to nothing (or a loop): made by no one
+    except OSError as exc:
+        raise _write_error(exc, out_dir) from None
     site = OutputSite.of(out_dir)
-    with output_lock(site, lambda exc: _write_error(exc, out_dir)) as parent:
-        try:
-            recover(site, parent)
-        except OSError as exc:
-            raise _write_error(exc, out_dir) from None
+    with output_lock(site, lambda exc: _write_error(exc, out_dir)):
         yield
 
 
