@@ -151,12 +151,18 @@ def _lock_in(site: OutputSite, parent: int) -> int | None:
         return descriptor
     _release(site, parent, descriptor)
     if enclosing is not None:
-        try:
-            checkpoint("waiting for an enclosing run")
-            fcntl.flock(enclosing, fcntl.LOCK_SH)
-        finally:
-            os.close(enclosing)
+        _wait_on(enclosing, "waiting for an enclosing run")
     return None
+
+
+def _wait_on(held: int, point: str) -> None:
+    """Wait (a shared lock) until the run holding the lock file `held` releases it;
+    `held` is closed. `point`: the checkpoint before waiting."""
+    try:
+        checkpoint(point)
+        fcntl.flock(held, fcntl.LOCK_SH)
+    finally:
+        os.close(held)
 
 
 def _release(site: OutputSite, parent: int, descriptor: int) -> None:
@@ -298,10 +304,6 @@ def wait_for_writer(site: OutputSite) -> bool:
     waited = _wait_for(path, None, "waiting for the writer")
     enclosing = _held_enclosing_lock(site.parent)
     if enclosing is not None:
-        try:
-            checkpoint("waiting for an enclosing writer")
-            fcntl.flock(enclosing, fcntl.LOCK_SH)
-        finally:
-            os.close(enclosing)
+        _wait_on(enclosing, "waiting for an enclosing writer")
         waited = True
     return waited

@@ -20,7 +20,7 @@ from waitable_codegen.errors import GenerationError
 from waitable_codegen.staging import SWAP_VARIABLE, OutputSite
 
 from .helpers import status_waiter, thing_shapes, write_model
-from .test_write_crash import command, environment, stopped_or_exited
+from .test_write_crash import stopped_at
 
 
 @pytest.fixture
@@ -150,25 +150,9 @@ def _writer_between_renames(
 ) -> subprocess.Popen[bytes]:
     """A real generation of `model` with the portable swap over the package in
     `out`, stopped after its first rename (OUT_DIR retired, the new package not yet
-    in place), holding the lock. A rehearsal over a copy finds that point."""
+    in place), holding the lock."""
     swap = {SWAP_VARIABLE: "rename"}
-    trace = tmp_path / "trace"
-    rehearsal = tmp_path / "rehearsal" / out.name
-    shutil.copytree(out, rehearsal)
-    subprocess.run(
-        command([model], rehearsal), env=environment(trace, **swap), check=True
-    )
-    points = [line.split(" ", 2) for line in trace.read_text().splitlines()]
-    (stop_at,) = [
-        int(n) for _, n, point in points if point == "retired the old package"
-    ]
-    trace.unlink()
-    writer = subprocess.Popen(
-        command([model], out),
-        env=environment(trace, stop_at, **swap),
-        stdout=subprocess.DEVNULL,
-    )
-    assert stopped_or_exited(writer)
+    writer = stopped_at(tmp_path, model, out, "retired the old package", **swap)
     assert not out.exists()
     return writer
 

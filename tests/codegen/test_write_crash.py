@@ -78,6 +78,33 @@ def stopped_or_exited(process: subprocess.Popen[bytes]) -> bool:
     return info.si_code == os.CLD_STOPPED
 
 
+def stopped_at(
+    tmp_path: Path, model: Path, out: Path, point: str, **extra: str
+) -> subprocess.Popen[bytes]:
+    """A real generation of `model` into `out` (environment `extra`), stopped
+    (SIGSTOP) at the write checkpoint `point`; a rehearsal over a copy of `out`
+    finds which checkpoint that is."""
+    trace = tmp_path / "trace"
+    rehearsal = tmp_path / "rehearsal" / out.name
+    shutil.rmtree(rehearsal.parent, ignore_errors=True)
+    rehearsal.parent.mkdir()
+    if out.exists():  # the same tree, so the same checkpoints
+        shutil.copytree(out, rehearsal, symlinks=True)
+    subprocess.run(
+        command([model], rehearsal), env=environment(trace, **extra), check=True
+    )
+    points = [line.split(" ", 2) for line in trace.read_text().splitlines()]
+    (stop_at,) = [int(n) for _, n, name in points if name == point]
+    trace.unlink()
+    process = subprocess.Popen(
+        command([model], out),
+        env=environment(trace, stop_at, **extra),
+        stdout=subprocess.DEVNULL,
+    )
+    assert stopped_or_exited(process)
+    return process
+
+
 class Scene:
     """OUT_DIR holding a previous generation and user files, with the trees a
     whole old and a whole new package give (generated here, in this process)."""

@@ -23,42 +23,19 @@ from waitable_codegen.errors import GenerationError
 from waitable_codegen.staging import SWAP_VARIABLE, OutputSite, is_lock_name
 
 from .test_write_check import _blocked_on, models
-from .test_write_crash import command, environment, stopped_or_exited, tree
+from .test_write_crash import (
+    command,
+    environment,
+    stopped_at,
+    stopped_or_exited,
+    tree,
+)
 
 __all__ = ["models"]  # the fixture, shared with test_write_check
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists("/proc/locks"), reason="needs Linux's /proc/locks"
 )
-
-
-def stopped_at(
-    tmp_path: Path, model: Path, out: Path, point: str, **extra: str
-) -> subprocess.Popen[bytes]:
-    """A real generation of `model` into `out` (environment `extra`), stopped
-    (SIGSTOP) at the write checkpoint `point`; a rehearsal into a copy of `out`'s
-    parent finds it."""
-    trace = tmp_path / "trace"
-    rehearsal = tmp_path / "rehearsal"
-    shutil.rmtree(rehearsal, ignore_errors=True)
-    subprocess.run(
-        ["cp", "-a", str(out.parent), str(rehearsal)], check=True
-    )  # the same tree, so the same checkpoints
-    subprocess.run(
-        command([model], rehearsal / out.name),
-        env=environment(trace, **extra),
-        check=True,
-    )
-    points = [line.split(" ", 2) for line in trace.read_text().splitlines()]
-    (stop_at,) = [int(n) for _, n, name in points if name == point]
-    trace.unlink()
-    process = subprocess.Popen(
-        command([model], out),
-        env=environment(trace, stop_at, **extra),
-        stdout=subprocess.DEVNULL,
-    )
-    assert stopped_or_exited(process)
-    return process
 
 
 def lock_inode(out: Path) -> int:
@@ -114,56 +91,55 @@ def generated(out: Path, model: Path, tmp_path: Path) -> bool:
     )
 
 
+def nested_packages(root: Path, model: Path, inner: str) -> tuple[Path, Path]:
+    """`root/a` and `root/a/<inner>`, each a package generated from `model`."""
+    outer, nested = root / "a", root / "a" / inner
+    generate(model, outer)
+    generate(model, nested)
+    return outer, nested
+
+
+def holds(
+    outer: Path, outer_model: Path, nested: Path, nested_model: Path, tmp_path: Path
+) -> bool:
+    """True when each package holds what its model generates."""
+    return generated(outer, outer_model, tmp_path / "outer") and generated(
+        nested, nested_model, tmp_path / "nested"
+    )
+
+
 def no_leftovers(*outs: Path) -> bool:
     return not any(OutputSite.of(out).leftovers() for out in outs)
 
 
 @pytest.mark.parametrize("inner", ["b", "x/b"])
-def test_an_inner_run_waits_while_an_enclosing_run_rebuilds_its_directory(
+@pytest.mark.parametrize("holder", ["outer", "inner"])
+def test_runs_into_nested_directories_take_turns(
     tmp_path: Path,
     models: tuple[Path, Path, Path],
     in_thread: Callable[[Callable[[], object]], threading.Thread],
     inner: str,
+    holder: str,
 ) -> None:
+    """Whichever run holds its lock, the other waits for it: an inner run while
+    the enclosing run (stopped after carrying `a/b`) rebuilds `a`, an enclosing run
+    while an inner run (stopped before its swap) writes `a/b`."""
     first, second, third = models
-    outer, nested = tmp_path / "site" / "a", tmp_path / "site" / "a" / inner
-    generate(first, outer)
-    generate(first, nested)
-    writer = stopped_at(tmp_path, second, outer, "carried files that are not ours")
+    outer, nested = nested_packages(tmp_path / "site", first, inner)
+    if holder == "outer":
+        writer = stopped_at(tmp_path, second, outer, "carried files that are not ours")
+        held, other = outer, lambda: generate(third, nested)
+    else:
+        writer = stopped_at(tmp_path, third, nested, "staged the manifest")
+        held, other = nested, lambda: generate(second, outer)
     try:
-        thread = in_thread(lambda: generate(third, nested))
-        assert wait_blocked(lock_inode(outer), thread), "the inner run did not wait"
+        thread = in_thread(other)
+        assert wait_blocked(lock_inode(held), thread), "the other run did not wait"
     finally:
         writer.send_signal(signal.SIGCONT)
         assert writer.wait() == 0
     thread.join()
-    assert generated(outer, second, tmp_path / "outer")
-    assert generated(nested, third, tmp_path / "nested")
-    assert no_leftovers(outer, nested)
-
-
-@pytest.mark.parametrize("inner", ["b", "x/b"])
-def test_an_enclosing_run_waits_for_a_run_inside_its_directory(
-    tmp_path: Path,
-    models: tuple[Path, Path, Path],
-    in_thread: Callable[[Callable[[], object]], threading.Thread],
-    inner: str,
-) -> None:
-    first, second, third = models
-    outer, nested = tmp_path / "site" / "a", tmp_path / "site" / "a" / inner
-    generate(first, outer)
-    generate(first, nested)
-    writer = stopped_at(tmp_path, third, nested, "staged the manifest")
-    try:
-        inode = lock_inode(nested)
-        thread = in_thread(lambda: generate(second, outer))
-        assert wait_blocked(inode, thread), "the enclosing run did not wait"
-    finally:
-        writer.send_signal(signal.SIGCONT)
-        assert writer.wait() == 0
-    thread.join()
-    assert generated(outer, second, tmp_path / "outer")
-    assert generated(nested, third, tmp_path / "nested")
+    assert holds(outer, second, nested, third, tmp_path)
     assert no_leftovers(outer, nested)
 
 
@@ -173,9 +149,7 @@ def test_a_run_whose_parent_was_swapped_away_before_it_locked_starts_again(
     """The inner run opened `a` (and created its lock file there) before an
     enclosing run swapped `a` away: it locks again in the `a` its path names."""
     first, second, third = models
-    outer, nested = tmp_path / "a", tmp_path / "a" / "b"
-    generate(first, outer)
-    generate(first, nested)
+    outer, nested = nested_packages(tmp_path, first, "b")
     original = lock.checkpoint
     swapped: list[bool] = []
 
@@ -188,8 +162,7 @@ def test_a_run_whose_parent_was_swapped_away_before_it_locked_starts_again(
     monkeypatch.setattr(lock, "checkpoint", checkpoint)
     generate(third, nested)
     assert swapped
-    assert generated(outer, second, tmp_path / "outer")
-    assert generated(nested, third, tmp_path / "nested")
+    assert holds(outer, second, nested, third, tmp_path)
     assert no_leftovers(outer, nested)
 
 
@@ -199,9 +172,7 @@ def test_an_inner_run_that_locked_during_an_enclosing_run_gives_way_to_it(
     """The inner run holds its lock when it finds the enclosing run's lock held:
     it releases its own (the enclosing run may be waiting for it) and waits."""
     first, second, third = models
-    outer, nested = tmp_path / "site" / "a", tmp_path / "site" / "a" / "b"
-    generate(first, outer)
-    generate(first, nested)
+    outer, nested = nested_packages(tmp_path / "site", first, "b")
     writer = stopped_at(tmp_path, second, outer, "locked")
     original = lock.checkpoint
     seen: list[str] = []
@@ -222,8 +193,7 @@ def test_an_inner_run_that_locked_during_an_enclosing_run_gives_way_to_it(
         assert writer.wait() == 0
     assert "waiting for an enclosing run" in seen
     assert seen.count("waiting for the lock") == 2  # once more after the swap
-    assert generated(outer, second, tmp_path / "outer")
-    assert generated(nested, third, tmp_path / "nested")
+    assert holds(outer, second, nested, third, tmp_path)
     assert no_leftovers(outer, nested)
 
 
@@ -331,8 +301,7 @@ def test_an_inner_run_does_not_make_a_directory_between_the_renames_of_its_swap(
         assert writer.wait() == 0
     thread.join()
     assert (outer / "NOTES.md").read_text() == "mine"
-    assert generated(outer, second, tmp_path / "outer")
-    assert generated(nested, third, tmp_path / "nested")
+    assert holds(outer, second, nested, third, tmp_path)
     assert no_leftovers(outer, nested, nested.parent)
 
 
@@ -393,9 +362,7 @@ def test_a_run_that_locked_in_a_directory_a_killed_swap_replaced_starts_again(
     enclosing run holds a lock, but `a` now names another directory: it starts
     again there instead of generating into the old `a`."""
     first, second, third = models
-    outer, nested = tmp_path / "site" / "a", tmp_path / "site" / "a" / "b"
-    generate(first, outer)
-    generate(first, nested)
+    outer, nested = nested_packages(tmp_path / "site", first, "b")
     original = lock.checkpoint
     killed: list[int] = []
 
@@ -411,8 +378,7 @@ def test_a_run_that_locked_in_a_directory_a_killed_swap_replaced_starts_again(
     monkeypatch.setattr(lock, "checkpoint", checkpoint)
     generate(third, nested)
     assert killed
-    assert generated(outer, second, tmp_path / "outer")
-    assert generated(nested, third, tmp_path / "nested")
+    assert holds(outer, second, nested, third, tmp_path)
 
 
 def test_a_parent_renamed_away_just_before_it_is_opened_is_made_again(
@@ -448,8 +414,7 @@ def test_a_parent_renamed_away_just_before_it_is_opened_is_made_again(
         writers[0].send_signal(signal.SIGCONT)
         assert writers[0].wait() == 0
     thread.join()
-    assert generated(outer, second, tmp_path / "outer")
-    assert generated(nested, third, tmp_path / "nested")
+    assert holds(outer, second, nested, third, tmp_path)
 
 
 def test_directories_nested_deeper_than_the_limit_stop_the_run_cleanly(
