@@ -15,7 +15,10 @@ starts again when its parent directory is no longer the one OUT_DIR's path names
 (3) waits for every run holding a lock inside OUT_DIR. An enclosing run never
 waits on a lock while an inner run waits on it (the inner one releases first),
 and whichever of the two locked last sees the other: no run into `a/b` works
-between the moment a run into `a` carries it and the swap.
+between the moment a run into `a` carries it and the swap. A missing parent of
+OUT_DIR is made as a run into it would make it (under its lock, after `recover`),
+never while a run into it is between the two renames of its swap. The walk of (3)
+also bounds how deep OUT_DIR's directories go (`DEPTH_LIMIT`), before the carry.
 """
 
 from __future__ import annotations
