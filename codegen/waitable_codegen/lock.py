@@ -183,8 +183,7 @@ def _still_there(name: str, parent_fd: int, descriptor: int) -> bool:
         named = os.stat(name, dir_fd=parent_fd, follow_symlinks=False)
     except FileNotFoundError:
         return False
-    held = os.fstat(descriptor)
-    return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
+    return _same(named, descriptor)
 
 
 def _names(path: Path, descriptor: int) -> bool:
@@ -193,6 +192,11 @@ def _names(path: Path, descriptor: int) -> bool:
         named = os.stat(path)
     except OSError:
         return False
+    return _same(named, descriptor)
+
+
+def _same(named: os.stat_result, descriptor: int) -> bool:
+    """True when `named` is the file open as `descriptor`."""
     held = os.fstat(descriptor)
     return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
 
@@ -202,18 +206,27 @@ def _held_enclosing_lock(parent: Path) -> int | None:
     (`parent` or one above it) that holds its lock; None when no such run does."""
     above, name = os.path.split(parent)
     while name:  # up to the root, which nothing encloses as an OUT_DIR
-        try:
-            descriptor = os.open(os.path.join(above, lock_name_of(name)), _PROBE_FLAGS)
-        except OSError:
-            above, name = os.path.split(above)
-            continue
-        try:
-            if stat.S_ISREG(os.fstat(descriptor).st_mode):
-                fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return descriptor
-        os.close(descriptor)
+        held = _held(os.path.join(above, lock_name_of(name)), None)
+        if held is not None:
+            return held
         above, name = os.path.split(above)
+    return None
+
+
+def _held(path: str | Path, directory: int | None) -> int | None:
+    """A descriptor of the lock file `path` when a run holds its lock (for the
+    caller to wait on and close); None when none does, or when the file is missing,
+    cannot be opened or is not a regular file (not a lock to wait on)."""
+    try:
+        descriptor = os.open(path, _PROBE_FLAGS, dir_fd=directory)
+    except OSError:
+        return None
+    try:
+        if stat.S_ISREG(os.fstat(descriptor).st_mode):
+            fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return descriptor
+    os.close(descriptor)
     return None
 
 
@@ -263,25 +276,13 @@ def _wait_inside(directory: int, depth: int) -> None:
 
 
 def _wait_for(path: str | Path, directory: int | None, point: str) -> bool:
-    """Wait until no run holds the lock file `path` (a shared lock waits for it);
-    True when one did. A file that is missing, cannot be opened or is not a
-    regular file is not waited on. `point`: the checkpoint before waiting."""
-    try:
-        descriptor = os.open(path, _PROBE_FLAGS, dir_fd=directory)
-    except OSError:
+    """Wait until no run holds the lock file `path`; True when one did. `point`:
+    the checkpoint before waiting."""
+    held = _held(path, directory)
+    if held is None:
         return False
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return False
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            checkpoint(point)
-            fcntl.flock(descriptor, fcntl.LOCK_SH)
-            return True
-        return False
-    finally:
-        os.close(descriptor)
+    _wait_on(held, point)
+    return True
 
 
 def enclosing_writer(site: OutputSite) -> bool:
