@@ -8,8 +8,10 @@ instant OUT_DIR is one whole generation. Elsewhere (or with
 `GENERATE_WAITERS_SWAP=rename`) it is two renames, OUT_DIR → `retired`, then
 staging → OUT_DIR; a kill between them leaves no OUT_DIR, and `recover` (run by
 the next generation, under the lock) finishes the swap: the staging directory
-is complete by then, since it is only put in place once fully written. Files
-in OUT_DIR that are not ours are carried into the staging directory as hard
+is complete by then, since it is only put in place once fully written. Should
+another program make OUT_DIR between the two renames, neither package is removed:
+that run, and every later one until the user moves the directory away, stops with
+an error naming where both are (`displaced`). Files in OUT_DIR that are not ours are carried into the staging directory as hard
 links (same inode: untouched), see `write.py`.
 """
 
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
+from .errors import GenerationError
 from .write_checkpoints import checkpoint
 from .write_read import Kind, lstat_kind
 
@@ -104,14 +107,32 @@ def discard(parent_fd: int, name: str) -> None:
 
 def recover(site: OutputSite, parent_fd: int) -> None:
     """Finish or clean up after a run that was killed (call under the lock): put
-    back a package a kill left between the two renames, then drop the leftovers."""
-    if lstat_kind(site.name, parent_fd) is Kind.MISSING:
-        if lstat_kind(site.retired_name, parent_fd) is Kind.DIRECTORY:
-            complete = lstat_kind(site.staging_name, parent_fd) is Kind.DIRECTORY
+    back a package a kill left between the two renames, then drop the leftovers.
+    Refused (`displaced`) when something else made OUT_DIR between the renames:
+    both packages are kept for the user."""
+    if lstat_kind(site.retired_name, parent_fd) is Kind.DIRECTORY:
+        complete = lstat_kind(site.staging_name, parent_fd) is Kind.DIRECTORY
+        if lstat_kind(site.name, parent_fd) is Kind.MISSING:
             source = site.staging_name if complete else site.retired_name
             os.rename(source, site.name, src_dir_fd=parent_fd, dst_dir_fd=parent_fd)
+        elif complete:  # the staging directory is gone once the swap is made
+            raise displaced(site)
     for name in (site.staging_name, site.retired_name):
         discard(parent_fd, name)
+
+
+def displaced(site: OutputSite) -> GenerationError:
+    """The error for an OUT_DIR that another program made between the two renames
+    of a portable swap: the old package is retired and the new one staged, both
+    whole; neither is removed (the old one holds the user's files)."""
+    return GenerationError(
+        f"{site.out_dir}: another program made this directory while generate-waiters "
+        f"was replacing the package in it; the previous package is kept in "
+        f"{site.parent / site.retired_name} and the new one in "
+        f"{site.parent / site.staging_name}: move {site.out_dir} away and run "
+        "again to put the new package in its place (or remove those two to keep "
+        "what is there now)"
+    )
 
 
 def make_visible(site: OutputSite, parent_fd: int) -> None:
@@ -133,6 +154,8 @@ def make_visible(site: OutputSite, parent_fd: int) -> None:
             site.staging_name, site.name, src_dir_fd=parent_fd, dst_dir_fd=parent_fd
         )
     except OSError:
+        if lstat_kind(site.name, parent_fd) is not Kind.MISSING:
+            raise displaced(site) from None  # made by another program meanwhile
         os.rename(
             site.retired_name, site.name, src_dir_fd=parent_fd, dst_dir_fd=parent_fd
         )
