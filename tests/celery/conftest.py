@@ -83,3 +83,14 @@ def wait_for_outcomes(
         f"record: {server.client.hgetall('waitable:' + missing[0]) if missing else None}"
     )
     return {w: json.loads(f) for w, f in zip(wait_ids, found)}
+
+
+def wait_for_redis_time_past(guard: Any, milliseconds: int) -> None:
+    """Block until the Redis server's clock has moved `milliseconds` on (leases use it)."""
+    seconds, micros = guard.client.time()
+    end = seconds * 1000 + micros // 1000 + milliseconds
+    while True:
+        seconds, micros = guard.client.time()
+        if seconds * 1000 + micros // 1000 > end:
+            return
+        time.sleep(0.005)

@@ -61,18 +61,22 @@ class ThingService:
     def __init__(self, url: str) -> None:
         self.redis = redis.Redis.from_url(url)
 
-    def plan(self, name: str, outcome: str, after: int) -> None:
-        """`outcome` (`ready`, `broken`, `never`) from poll number `after` on."""
-        self.redis.hset(f"thing:{name}", mapping={"outcome": outcome, "after": after})
+    def plan(self, name: str, outcome: str, after: int, slow_first: float = 0) -> None:
+        """`outcome` (`ready`, `broken`, `never`) from poll number `after` on; the
+        first call takes `slow_first` seconds (a service that answers late)."""
+        mapping = {"outcome": outcome, "after": after, "slow_first": slow_first}
+        self.redis.hset(f"thing:{name}", mapping=mapping)
 
     def describe_thing(self, Name: str) -> dict[str, Any]:
         """One call: `PENDING` until the plan says otherwise."""
         now = time.time()
         pipe = self.redis.pipeline()
         pipe.hincrby(f"thing:{Name}", "polls", 1)
-        pipe.hmget(f"thing:{Name}", "outcome", "after")
+        pipe.hmget(f"thing:{Name}", "outcome", "after", "slow_first")
         pipe.rpush(f"calls:{Name}", repr(now))
-        polls, (outcome, after), _ = pipe.execute()
+        polls, (outcome, after, slow_first), _ = pipe.execute()
+        if polls == 1 and slow_first:
+            time.sleep(float(slow_first))  # a real worker, blocked in its call
         if outcome is None:
             return {"Status": "PENDING"}
         if polls >= int(after) and outcome == b"ready":

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import wait_for_outcomes
+from conftest import wait_for_outcomes, wait_for_redis_time_past
 from waitable.celery import DONE_TASK, WaitGuard, start_wait
 from waitable.celery.delivery import deliver
 from waitable.celery.guard import Decision
@@ -31,17 +31,6 @@ def _apply_done(wait_app: Any, wait_id: str, on_done: Any) -> None:
     wait_app.app.tasks[DONE_TASK].apply(
         args=(wait_id, outcome, dict(on_done)), throw=True
     )
-
-
-def _wait_for_redis_time_past(guard: WaitGuard, milliseconds: int) -> None:
-    """Block until the Redis server's clock has moved `milliseconds` on (leases use it)."""
-    seconds, micros = guard.client.time()
-    end = seconds * 1000 + micros // 1000 + milliseconds
-    while True:
-        seconds, micros = guard.client.time()
-        if seconds * 1000 + micros // 1000 > end:
-            return
-        time.sleep(0.005)
 
 
 def test_the_same_waitable_done_twice_runs_on_done_once(
@@ -63,7 +52,7 @@ def test_an_expired_lease_runs_on_done_again(redis_server: Any, wait_app: Any) -
     guard = _guard(wait_app)
     assert guard.claim(wait_id, "dead-runner", lease=0.001, ttl=60).verdict == "run"
     wait_app.record_outcome({"wait_id": wait_id})  # the dead runner's body ran...
-    _wait_for_redis_time_past(guard, 5)  # ...and it never renewed nor recorded it
+    wait_for_redis_time_past(guard, 5)  # ...and it never renewed nor recorded it
     on_done = wait_app.record_outcome.s(tag="expired")
     _apply_done(wait_app, wait_id, on_done)
     _apply_done(wait_app, wait_id, on_done)
@@ -89,7 +78,7 @@ def test_the_lease_is_renewed_while_on_done_runs(redis_server: Any) -> None:
     seen: list[str] = []
 
     def slow_call() -> None:
-        _wait_for_redis_time_past(guard, int(lease * 4 * 1000))
+        wait_for_redis_time_past(guard, int(lease * 4 * 1000))
         seen.append(guard.claim("w", "copy", lease, ttl=60).verdict)
 
     assert deliver(guard, "w", "runner", lease, 60, slow_call).verdict == "run"

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
 import uuid
 from typing import Any
 
 import pytest
 
-from conftest import wait_for_outcomes
+from conftest import wait_for_outcomes, wait_for_redis_time_past
 from waitable import WaiterConfigurationError
-from waitable.celery import WaitGuard, start_wait
+from waitable.celery import WaitGuard, installed, start_wait
+from waitable.celery import lease as leases
 
 CLIENT = "fake_service:make_client"
 FAST = {"min_delay": 0.05, "max_delay": 0.2}
@@ -91,6 +94,31 @@ def test_a_duplicated_poll_message_changes_nothing(
     assert int(redis_server.client.hget("done:runs", wait_id)) == 1
 
 
+def test_a_poll_that_outlasts_its_lease_is_not_run_again_by_a_copy(
+    redis_server: Any, wait_app: Any, start_worker: Any
+) -> None:
+    """The poll's lease is renewed while its call runs: a copy another worker takes
+    meanwhile waits for it (it would run the poll again once the lease ran out),
+    then finds the poll done and is dropped."""
+    from fake_service import ThingService
+
+    name = f"slow-{uuid.uuid4().hex}"
+    tasks = installed(wait_app.app)
+    assert tasks is not None
+    lease = tasks.lease
+    ThingService(redis_server.url).plan(name, "ready", 2, slow_first=3 * lease)
+    wait_id = _start(wait_app, name)
+    queued = redis_server.client.lrange("celery", 0, -1)
+    (first,) = [m for m in queued if wait_id.encode() in m]
+    redis_server.client.rpush("celery", first)  # a copy, for the second worker
+    start_worker()
+    start_worker()
+    outcome = wait_for_outcomes(redis_server, [wait_id], limit=60)[wait_id]
+    assert outcome["ok"] and outcome["result"]["attempts"] == 2
+    assert int(redis_server.client.hget(f"thing:{name}", "polls")) == 2
+    assert int(redis_server.client.hget("done:runs", wait_id)) == 1
+
+
 def test_a_lost_poll_message_is_published_again(
     redis_server: Any, wait_app: Any, start_worker: Any
 ) -> None:
@@ -152,3 +180,50 @@ def test_the_wait_record_decides_between_copies(redis_server: Any) -> None:
     guard.sent(wait, ttl=60)
     assert guard.begin(wait, 2, "f", lease=30, ttl=60).verdict == "ended"
     assert guard.sweep(now=2e12, retry_at=3e12) == []
+
+
+def test_the_poll_lease_is_kept_while_its_call_runs_and_ends_after(
+    redis_server: Any,
+) -> None:
+    """Renewed every third of its length while held (a copy is `busy` four lengths
+    on); once the block ends it runs out, and a copy takes the poll over."""
+    guard = WaitGuard(redis_server.client, key_prefix=f"t{uuid.uuid4().hex}:")
+    lease = 0.2
+    assert guard.begin("w", 0, "a", lease, ttl=60).verdict == "run"
+    renew = functools.partial(guard.renew_poll, "w", "a", lease)
+    with leases.holding(renew, lease, "poll"):
+        wait_for_redis_time_past(guard, int(lease * 4 * 1000))
+        assert guard.begin("w", 0, "b", lease, ttl=60).verdict == "busy"
+    wait_for_redis_time_past(guard, int(lease * 1000) + 5)
+    assert guard.begin("w", 0, "b", lease, ttl=60).verdict == "run"
+    assert not guard.renew_poll("w", "a", lease), "a's lease is b's now"
+    assert guard.renew_poll("w", "b", lease)
+    guard.advance("w", 0, "b", "{}", overdue_at=0)
+    assert not guard.renew_poll("w", "b", lease), "an advanced poll holds no lease"
+
+
+def test_a_lost_lease_is_no_longer_renewed_and_a_failed_renewal_is_retried(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    keeper = leases._Keeper()
+    calls: list[str] = []
+
+    def away() -> bool:
+        calls.append("away")
+        raise ConnectionError("Redis is away")
+
+    def lost_it() -> bool:
+        calls.append("lost")
+        return False
+
+    lost = leases._Lease(lost_it, 1.0, "wait x")
+    failing = leases._Lease(away, 1.0, "wait y")
+    keeper._held.update((lost, failing))
+    with caplog.at_level(logging.WARNING, logger="waitable.celery"):
+        keeper._renew(lost)
+        keeper._renew(failing)
+    assert calls == ["lost", "away"]
+    assert keeper._held == {failing}, "kept for the next round"
+    messages = [record.getMessage() for record in caplog.records]
+    assert "wait x: the lease was lost" in messages
+    assert "wait y: renewing its lease" in messages

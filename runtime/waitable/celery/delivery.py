@@ -21,13 +21,14 @@ is retried after the on_done task's `default_retry_delay`, up to its
 
 from __future__ import annotations
 
+import functools
 import logging
-import threading
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import WaiterConfigurationError
 from .guard import Decision, WaitGuard
+from .lease import holding
 
 __all__ = [
     "DONE_TASK",
@@ -134,7 +135,8 @@ def deliver(
             wait_id,
             lease,
         )
-    with _Renewal(guard, wait_id, owner, lease):
+    renew = functools.partial(guard.renew, wait_id, owner, lease)
+    with holding(renew, lease, f"wait {wait_id}: on_done"):
         try:
             call()
         except BaseException:
@@ -146,36 +148,3 @@ def deliver(
             wait_id,
         )
     return decision
-
-
-class _Renewal:
-    """A thread that extends the runner's lease every third of it while the call runs.
-
-    A worker that dies stops renewing, so its lease ends `lease` seconds later.
-    """
-
-    def __init__(self, guard: WaitGuard, wait_id: str, owner: str, lease: float):
-        self.guard = guard
-        self.wait_id = wait_id
-        self.owner = owner
-        self.lease = lease
-        self._stop = threading.Event()
-        self._thread = threading.Thread(
-            target=self._run, name="waitable-done-lease", daemon=True
-        )
-
-    def __enter__(self) -> None:
-        self._thread.start()
-
-    def __exit__(self, *_: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.lease / 3):
-            try:
-                if not self.guard.renew(self.wait_id, self.owner, self.lease):
-                    logger.warning("wait %s: the on_done lease was lost", self.wait_id)
-                    return
-            except Exception:  # Redis is away for a moment: try again next round
-                logger.exception("wait %s: renewing the on_done lease", self.wait_id)

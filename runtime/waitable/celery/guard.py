@@ -4,8 +4,9 @@ Celery with a Redis broker delivers a message again after a worker dies
 (`acks_late`); a redelivered poll is harmless, but it must not fork the wait
 into two chains, nor run `on_done` twice. One hash per wait holds the last
 poll whose successor was published (`seq`), that successor's message (`next`),
-a lease on the poll now running (`owner`, `until`), and the end (`done`:
-`sending` then `sent`, with the `outcome`). Publishing the `waitable.done`
+a lease on the poll now running (`owner`, `until`, renewed while its call runs:
+a copy meanwhile does not run it again), and the end (`done`: `sending` then
+`sent`, with the `outcome`). Publishing the `waitable.done`
 message is at-least-once; its consumer makes the call once: a lease on the
 call (`runner`, `runner_until`, renewed while it runs) and, after it,
 `delivered` (`ran`, or `failed` when its retries ran out). Every
@@ -45,6 +46,15 @@ if held then return {'busy', tostring(tonumber(h[4]) - now)} end
 redis.call('HSET', KEYS[1], 'owner', token, 'until', now + tonumber(ARGV[3]))
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
 return {'run', ''}
+"""
+
+# KEYS[1] the hash; ARGV: token, lease_ms. Extend the poll's lease if it is still token's.
+_RENEW_POLL = """
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('HSET', KEYS[1], 'until', now + tonumber(ARGV[2]))
+return 1
 """
 
 # KEYS[1] the hash, KEYS[2] the due index; ARGV: seq, token, next message, overdue at, id.
@@ -175,6 +185,7 @@ class WaitGuard:
         self.client = client
         self.key_prefix = key_prefix
         self._begin = client.register_script(_BEGIN)
+        self._renew_poll = client.register_script(_RENEW_POLL)
         self._advance = client.register_script(_ADVANCE)
         self._started = client.register_script(_STARTED)
         self._sweep = client.register_script(_SWEEP)
@@ -198,6 +209,12 @@ class WaitGuard:
             args=[seq, token, _ms(lease), _seconds(ttl)],
         )
         return _decision(reply)
+
+    def renew_poll(self, wait_id: str, token: str, lease: float) -> bool:
+        """Extend the lease `token` took on a poll by `lease`; False when it is no
+        longer `token`'s (it ran out and another copy took it, or the poll advanced)."""
+        reply = self._renew_poll(keys=[self.key(wait_id)], args=[token, _ms(lease)])
+        return bool(reply)
 
     @property
     def due_key(self) -> str:

@@ -10,6 +10,7 @@ leaves the message to be delivered again.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import logging
@@ -26,6 +27,7 @@ from ..waiter import AsyncWaiter, Waiter
 from . import loop
 from .delivery import DONE_TASK, call_on_done, deliver, done_options
 from .guard import WaitGuard
+from .lease import holding
 from .names import resolve_client_factory, resolve_waiter
 from .outcome import error_outcome, result_outcome
 
@@ -41,10 +43,10 @@ logger = logging.getLogger("waitable.celery")
 class WaitTasks:
     """What `install` set up on one app: settings, and the per-process Redis guard.
 
-    `lease` (seconds) bounds one poll: a second copy of a message waits that long
-    for the first before running; it is also the on_done call's lease, renewed
-    while the call runs, so a dead runner's call is taken over `lease` seconds
-    later. `keep` (seconds) is how long a finished wait's record stays, so late
+    `lease` (seconds) is the lease on one poll and on the on_done call, renewed
+    every third of it while the poll's call (or on_done) runs (`lease.holding`): a
+    second copy of a message waits while it is held, and takes over `lease`
+    seconds after a worker died. `keep` (seconds) is how long a finished wait's record stays, so late
     copies of its polls and of `waitable.done` still find it ended. A poll (or a
     `waitable.done`) that has not begun `recover_after` seconds after it was due
     is published again by the sweep each worker runs every `sweep_every` seconds.
@@ -249,7 +251,9 @@ def _poll(
             raise WaiterConfigurationError(
                 f"wait {wait_id}: the message's saved wait is not SavedWait JSON"
             )
-        step = _poll_once(waiter, client, saved)
+        renew = functools.partial(guard.renew_poll, wait_id, token, tasks.lease)
+        with holding(renew, tasks.lease, f"wait {wait_id}: poll {seq}"):
+            step = _poll_once(waiter, client, saved)
     except Exception as error:  # the wait ends; on_done hears why, as data
         outcome = error_outcome(wait_id, waiter, saved, error)
     else:

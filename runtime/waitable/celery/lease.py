@@ -1,0 +1,106 @@
+"""Leases kept alive while the work they cover runs: a poll, an on_done call.
+
+One thread per process renews every lease held in it, each a third of its length
+after the last renewal, so a poll or a call that outlasts its lease keeps it and a
+copy of its message meanwhile finds it `busy` instead of running it a second
+time. A worker that dies stops renewing, and its leases end one length later. The
+thread is started with the first lease a process holds (a forked child starts
+afresh: it inherits neither the thread nor the leases) and waits idle while none
+is held.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+__all__ = ["holding"]
+
+logger = logging.getLogger("waitable.celery")
+
+
+@dataclass(eq=False)
+class _Lease:
+    """One lease held in this process: how to renew it, and when next."""
+
+    renew: Callable[[], bool]
+    length: float
+    what: str
+    due: float = field(default=0.0)
+
+
+class _Keeper:
+    """The renewing thread and the leases it keeps (guarded by one condition)."""
+
+    def __init__(self) -> None:
+        self.forget()
+
+    def forget(self) -> None:
+        """No lease held and no thread (a forked child: nothing here is its own)."""
+        self._state = threading.Condition()
+        self._held: set[_Lease] = set()
+        self._pid = 0
+
+    def add(self, lease: _Lease) -> None:
+        with self._state:
+            lease.due = time.monotonic() + lease.length / 3
+            self._held.add(lease)
+            if self._pid != os.getpid():  # the first lease here, or a forked child
+                self._pid = os.getpid()
+                thread = threading.Thread(
+                    target=self._run, name="waitable-leases", daemon=True
+                )
+                thread.start()
+            self._state.notify()
+
+    def remove(self, lease: _Lease) -> None:
+        with self._state:
+            self._held.discard(lease)
+
+    def _run(self) -> None:
+        pid = os.getpid()
+        while True:
+            with self._state:
+                if self._pid != pid:
+                    return
+                now = time.monotonic()
+                due = [lease for lease in self._held if lease.due <= now]
+                if not due:
+                    soonest = min((lease.due for lease in self._held), default=None)
+                    self._state.wait(None if soonest is None else soonest - now)
+                    continue
+                for lease in due:
+                    lease.due = now + lease.length / 3
+            for lease in due:
+                self._renew(lease)
+
+    def _renew(self, lease: _Lease) -> None:
+        try:
+            kept = lease.renew()
+        except Exception:  # Redis is away for a moment: try again next round
+            logger.exception("%s: renewing its lease", lease.what)
+            return
+        if not kept:
+            logger.warning("%s: the lease was lost", lease.what)
+            self.remove(lease)
+
+
+_KEEPER = _Keeper()
+os.register_at_fork(after_in_child=_KEEPER.forget)
+
+
+@contextmanager
+def holding(renew: Callable[[], bool], length: float, what: str) -> Iterator[None]:
+    """Renew a lease of `length` seconds (`renew()`, False once it is no longer
+    ours) every third of it while the block runs; `what` names it in the log."""
+    lease = _Lease(renew, length, what)
+    _KEEPER.add(lease)
+    try:
+        yield
+    finally:
+        _KEEPER.remove(lease)
