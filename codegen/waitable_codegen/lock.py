@@ -36,7 +36,9 @@ from .staging import OutputSite, is_lock_name, lock_name_of, recover
 from .write_checkpoints import checkpoint
 from .write_read import Kind, lstat_kind, open_directory
 
-_FLAGS = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+#: Read-only: `flock` needs no write access, so a lock file another user made
+#: (readable by all, see `_lock_in`) is locked as well as one's own.
+_FLAGS = os.O_RDONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _PROBE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _RESTARTS = 1000  # a guard against a directory whose identity never settles
 #: What opening the lock file fails with when something stands at its name.
@@ -133,17 +135,25 @@ def _lock_in(site: OutputSite, parent: int) -> int | None:
         except OSError as exc:
             if not _names(site.parent, parent):
                 return None  # the directory was removed by an enclosing swap
+            if isinstance(exc, PermissionError) and os.path.lexists(path):
+                raise _unreadable(path, exc) from None
             if exc.errno not in _IN_THE_WAY:
                 raise  # the directory cannot be written: the caller says so
             raise GenerationError(
                 f"{path}: cannot open the lock file ({exc.strerror}); "
                 "remove whatever is there and run again"
             ) from None
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        held = os.fstat(descriptor)
+        if not stat.S_ISREG(held.st_mode):
             os.close(descriptor)
             raise GenerationError(
                 f"{path}: the lock file is not a regular file; remove it and run again"
             )
+        if held.st_mode & 0o644 != 0o644 and held.st_uid == os.geteuid():
+            try:  # readable by all whatever the umask: other users' runs probe it
+                os.fchmod(descriptor, 0o644)
+            except OSError:
+                pass  # a file system without modes: nothing to widen
         checkpoint("waiting for the lock")
         fcntl.flock(descriptor, fcntl.LOCK_EX)
         if _still_there(site.lock_name, parent, descriptor):
@@ -213,12 +223,16 @@ def _held_enclosing_lock(parent: Path) -> int | None:
     return None
 
 
-def _held(path: str | Path, directory: int | None) -> int | None:
-    """A descriptor of the lock file `path` when a run holds its lock (for the
-    caller to wait on and close); None when none does, or when the file is missing,
-    cannot be opened or is not a regular file (not a lock to wait on)."""
+def _held(path: str | Path, directory: int | None, where: str = "") -> int | None:
+    """A descriptor of the lock file `path` (in `directory`, whose path is
+    `where`) when a run holds its lock, for the caller to wait on and close; None
+    when none does, or when the file is missing or not a regular file (not a lock
+    to wait on). A lock file this process may not read stops the run: whether a
+    run holds it cannot be told."""
     try:
         descriptor = os.open(path, _PROBE_FLAGS, dir_fd=directory)
+    except PermissionError as exc:
+        raise _unreadable(os.path.join(where, path), exc) from None
     except OSError:
         return None
     try:
@@ -230,13 +244,23 @@ def _held(path: str | Path, directory: int | None) -> int | None:
     return None
 
 
+def _unreadable(path: str | Path, exc: OSError) -> GenerationError:
+    """The error for a lock file that cannot be opened for reading: made by another
+    user (or by a version that let the umask decide its mode)."""
+    return GenerationError(
+        f"{path}: cannot open this lock file ({exc.strerror}), so whether another "
+        "user's generate-waiters run is writing there cannot be told; if none is, "
+        "remove the file and run again"
+    )
+
+
 def _wait_for_nested_runs(site: OutputSite, parent: int) -> None:
     """Wait for every run holding the lock of a directory inside OUT_DIR. The walk
     also bounds how deep OUT_DIR's directories go, before the run carries them."""
     if lstat_kind(site.name, parent) is not Kind.DIRECTORY:
         return
     try:
-        _wait_inside(open_directory(site.name, parent), 0)
+        _wait_inside(open_directory(site.name, parent), 0, str(site.out_dir))
     except _TooDeep:
         raise GenerationError(
             f"{site.out_dir}: holds directories nested more than {DEPTH_LIMIT} "
@@ -249,10 +273,10 @@ class _TooDeep(Exception):
     """OUT_DIR's directories go deeper than DEPTH_LIMIT."""
 
 
-def _wait_inside(directory: int, depth: int) -> None:
-    """`_wait_for_nested_runs` over the directory `directory` (closed here), `depth`
-    levels below OUT_DIR; the kinds come from the directory listing, so only lock
-    files cost a system call."""
+def _wait_inside(directory: int, depth: int, where: str) -> None:
+    """`_wait_for_nested_runs` over the directory `directory` (closed here; its path
+    is `where`), `depth` levels below OUT_DIR; the kinds come from the directory
+    listing, so only lock files cost a system call."""
     try:
         if depth > DEPTH_LIMIT:
             raise _TooDeep
@@ -264,21 +288,23 @@ def _wait_inside(directory: int, depth: int) -> None:
             ]
         for name, is_directory in found:
             if not is_directory:
-                _wait_for(name, directory, "waiting for a nested run")
+                _wait_for(name, directory, "waiting for a nested run", where)
                 continue
             try:
                 child = open_directory(name, directory)
             except OSError:
                 continue  # removed or replaced meanwhile: no lock to wait on
-            _wait_inside(child, depth + 1)
+            _wait_inside(child, depth + 1, os.path.join(where, name))
     finally:
         os.close(directory)
 
 
-def _wait_for(path: str | Path, directory: int | None, point: str) -> bool:
-    """Wait until no run holds the lock file `path`; True when one did. `point`:
-    the checkpoint before waiting."""
-    held = _held(path, directory)
+def _wait_for(
+    path: str | Path, directory: int | None, point: str, where: str = ""
+) -> bool:
+    """Wait until no run holds the lock file `path` (in `directory`, whose path is
+    `where`); True when one did. `point`: the checkpoint before waiting."""
+    held = _held(path, directory, where)
     if held is None:
         return False
     _wait_on(held, point)
@@ -301,8 +327,8 @@ def wait_for_writer(site: OutputSite) -> bool:
 
     For readers that take no lock themselves (`--check` may not be allowed to
     create the lock file): a shared lock on the writer's file waits for it. No
-    lock file (no run under way), or one that is not a regular file or cannot be
-    opened, is not waited on.
+    lock file (no run under way), or one that is not a regular file, is not
+    waited on; one that cannot be opened stops the check (see `_held`).
     """
     path = site.parent / site.lock_name
     waited = _wait_for(path, None, "waiting for the writer")

@@ -1,0 +1,137 @@
+"""Runs by different users into one tree take turns too: lock files are readable by
+all whatever the umask, and one that cannot be read stops a run with its name.
+
+Another user is played by root without its power to override file modes
+(`setpriv` drops CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH), facing lock files
+chowned to `nobody`'s id."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from waitable_codegen import generate
+
+from .helpers import AWS_MODELS, SPEC_EXAMPLES
+from .test_write_crash import command, environment, stopped_or_exited, tree
+
+pytestmark = [
+    pytest.mark.skipif(
+        os.name != "posix" or os.geteuid() != 0,
+        reason="needs root, to make files owned by another user",
+    ),
+    pytest.mark.skipif(shutil.which("setpriv") is None, reason="needs setpriv"),
+]
+
+NOBODY = 65534
+NEW = AWS_MODELS / "acm-2015-12-08.json"
+AS_ANOTHER_USER = [
+    "setpriv",
+    "--inh-caps=-all",
+    "--bounding-set=-dac_override,-dac_read_search",
+]
+
+
+def locked_run(
+    tmp_path: Path, model: Path, out: Path, umask: int = -1
+) -> subprocess.Popen[bytes]:
+    """A real generation into `out` (with `umask`, -1: this process's), stopped
+    (SIGSTOP) once it holds the lock."""
+    trace = tmp_path / "trace"
+    process = subprocess.Popen(
+        command([model], out),
+        env=environment(trace, stop_at=2),
+        stdout=subprocess.DEVNULL,
+        umask=umask,
+    )
+    assert stopped_or_exited(process)
+    assert trace.read_text().splitlines()[-1].endswith(" locked")
+    return process
+
+
+def as_another_user(out: Path) -> subprocess.CompletedProcess[str]:
+    """A generation of NEW into `out` by a process file modes apply to."""
+    return subprocess.run(
+        AS_ANOTHER_USER + command([NEW], out), capture_output=True, text=True
+    )
+
+
+def nobodys_lock_file(path: Path, mode: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.touch()
+    os.chown(path, NOBODY, NOBODY)
+    os.chmod(path, mode)
+
+
+def test_lock_files_are_readable_by_all_whatever_the_umask(tmp_path: Path) -> None:
+    out = tmp_path / "site" / "pkg"
+    out.parent.mkdir()
+    run = locked_run(tmp_path, SPEC_EXAMPLES, out, umask=0o077)
+    try:
+        lock = out.parent / ".pkg.generate-waiters.lock"
+        assert lock.stat().st_mode & 0o777 == 0o644
+    finally:
+        run.send_signal(signal.SIGCONT)
+    assert run.wait() == 0
+    assert (out / "waiters.py").stat().st_mode & 0o777 == 0o644
+
+
+def test_a_run_waits_for_another_users_run_into_the_same_out_dir(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "site" / "pkg"
+    out.parent.mkdir()
+    first = locked_run(tmp_path, SPEC_EXAMPLES, out)
+    os.chown(out.parent / ".pkg.generate-waiters.lock", NOBODY, NOBODY)
+    second = subprocess.Popen(
+        AS_ANOTHER_USER + command([NEW], out),
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        waiting = f"-> FLOCK  ADVISORY  WRITE {second.pid} "
+        while waiting not in Path("/proc/locks").read_text():
+            assert second.poll() is None, "the second run went on without the lock"
+            os.sched_yield()
+    finally:
+        first.send_signal(signal.SIGCONT)
+    assert first.wait() == 0
+    assert second.wait() == 0
+    reference = tmp_path / "reference" / "pkg"
+    generate([NEW], reference)
+    assert tree(out) == tree(reference), "the run that waited went last"
+    assert sorted(path.name for path in out.parent.iterdir()) == ["pkg"]
+
+
+@pytest.mark.parametrize(
+    ("lock", "out_dir"),
+    [
+        (".pkg.generate-waiters.lock", "pkg"),  # its own
+        (".a.generate-waiters.lock", "a/pkg"),  # an enclosing directory's
+        ("pkg/deep/.inner.generate-waiters.lock", "pkg"),  # one inside OUT_DIR
+    ],
+    ids=["own", "enclosing", "nested"],
+)
+def test_a_lock_file_that_cannot_be_read_stops_the_run_and_is_named(
+    tmp_path: Path, lock: str, out_dir: str
+) -> None:
+    site = tmp_path / "site"
+    out = site / out_dir
+    out.mkdir(parents=True)
+    nobodys_lock_file(site / lock, 0o600)
+    done = as_another_user(out)
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"generate-waiters: error: {site / lock}: cannot open this lock file "
+        "(Permission denied), so whether another user's generate-waiters run is "
+        "writing there cannot be told; if none is, remove the file and run again"
+    )
+    assert not (out / "waiters.py").exists()
+    (site / lock).unlink()
+    done = as_another_user(out)
+    assert done.returncode == 0, done.stderr
+    assert (out / "waiters.py").exists()
