@@ -3,7 +3,9 @@
 The lock file sits in OUT_DIR's parent (OUT_DIR itself is swapped away, and a lock
 inside it would move with it). It is removed when released, so it leaves nothing
 behind; a run that locked a file another run had just removed sees the inode
-changed and locks again.
+changed and locks again. Lock files are readable by all whatever the umask, and
+locked through read-only descriptors, so runs by different users take turns; a
+lock file a run cannot read stops it (whether a run holds it cannot be told).
 
 Runs into nested directories (OUT_DIR `a`, and `a/b` inside it) also take turns:
 the run into `a` swaps in a new `a` with what it carried of `a/b`, so a run into
