@@ -105,6 +105,14 @@ def stopped_at(
     return process
 
 
+def wait_until_blocked_on_lock(process: subprocess.Popen[bytes]) -> None:
+    """Block until `process` waits for an exclusive flock (seen in /proc/locks)."""
+    waiting = f"-> FLOCK  ADVISORY  WRITE {process.pid} "
+    while waiting not in Path("/proc/locks").read_text():
+        assert process.poll() is None, "the run went on without the lock"
+        os.sched_yield()
+
+
 class Scene:
     """OUT_DIR holding a previous generation and user files, with the trees a
     whole old and a whole new package give (generated here, in this process)."""
@@ -199,10 +207,7 @@ def test_a_run_waits_for_the_lock_another_run_holds(tmp_path: Path) -> None:
         stdout=subprocess.DEVNULL,
     )
     try:
-        waiting = f"-> FLOCK  ADVISORY  WRITE {second.pid} "
-        while waiting not in Path("/proc/locks").read_text():
-            assert second.poll() is None, "the second run went on without the lock"
-            os.sched_yield()
+        wait_until_blocked_on_lock(second)
     finally:
         first.send_signal(signal.SIGCONT)
     assert first.wait() == 0 and second.wait() == 0

@@ -74,6 +74,16 @@ class Site:
         assert "Traceback" not in done.stderr
 
 
+def interrupted(tmp_path: Path) -> Site:
+    """A site whose run failed: another program made OUT_DIR between its renames."""
+    site = Site(tmp_path)
+    writer = stopped_at(tmp_path, NEW, site.out, "retired the old package", **RENAME)
+    site.make_theirs(THEIRS)
+    writer.send_signal(signal.SIGCONT)
+    assert writer.wait() == 1
+    return site
+
+
 def inodes(package: Path) -> dict[str, int]:
     return {name: (package / name).stat().st_ino for name in USER_FILES}
 
@@ -85,11 +95,7 @@ def listing(directory: Path) -> list[str]:
 def test_a_directory_made_between_the_renames_keeps_both_packages(
     tmp_path: Path,
 ) -> None:
-    site = Site(tmp_path)
-    writer = stopped_at(tmp_path, NEW, site.out, "retired the old package", **RENAME)
-    site.make_theirs(THEIRS)
-    writer.send_signal(signal.SIGCONT)
-    assert writer.wait() == 1
+    site = interrupted(tmp_path)
     site.assert_both_kept()
     site.assert_refused(site.run())  # and again, until the user acts
     site.assert_both_kept()
@@ -105,11 +111,7 @@ def test_a_directory_made_between_the_renames_keeps_both_packages(
 def test_removing_both_packages_keeps_what_the_other_program_made(
     tmp_path: Path,
 ) -> None:
-    site = Site(tmp_path)
-    writer = stopped_at(tmp_path, NEW, site.out, "retired the old package", **RENAME)
-    site.make_theirs(THEIRS)
-    writer.send_signal(signal.SIGCONT)
-    assert writer.wait() == 1
+    site = interrupted(tmp_path)
     shutil.rmtree(site.retired)
     shutil.rmtree(site.staging)
     done = site.run()

@@ -18,7 +18,13 @@ import pytest
 from waitable_codegen import generate
 
 from .helpers import AWS_MODELS, SPEC_EXAMPLES
-from .test_write_crash import command, environment, stopped_or_exited, tree
+from .test_write_crash import (
+    command,
+    environment,
+    stopped_or_exited,
+    tree,
+    wait_until_blocked_on_lock,
+)
 
 pytestmark = [
     pytest.mark.skipif(
@@ -93,10 +99,7 @@ def test_a_run_waits_for_another_users_run_into_the_same_out_dir(
         stdout=subprocess.DEVNULL,
     )
     try:
-        waiting = f"-> FLOCK  ADVISORY  WRITE {second.pid} "
-        while waiting not in Path("/proc/locks").read_text():
-            assert second.poll() is None, "the second run went on without the lock"
-            os.sched_yield()
+        wait_until_blocked_on_lock(second)
     finally:
         first.send_signal(signal.SIGCONT)
     assert first.wait() == 0

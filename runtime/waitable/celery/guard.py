@@ -48,15 +48,6 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
 return {'run', ''}
 """
 
-# KEYS[1] the hash; ARGV: token, lease_ms. Extend the poll's lease if it is still token's.
-_RENEW_POLL = """
-if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('HSET', KEYS[1], 'until', now + tonumber(ARGV[2]))
-return 1
-"""
-
 # KEYS[1] the hash, KEYS[2] the due index; ARGV: seq, token, next message, overdue at, id.
 # The successor of poll `seq` is published: record it, free the lease.
 _ADVANCE = """
@@ -140,12 +131,13 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 return {verdict, ''}
 """
 
-# KEYS[1] the hash; ARGV: owner, lease_ms. Extend the runner's lease if it is still owner's.
+# KEYS[1] the hash; ARGV: holder, lease_ms, holder field, until field. Extend a
+# lease (the poll's: owner/until; the call's: runner/runner_until) if still holder's.
 _RENEW = """
-if redis.call('HGET', KEYS[1], 'runner') ~= ARGV[1] then return 0 end
+if redis.call('HGET', KEYS[1], ARGV[3]) ~= ARGV[1] then return 0 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('HSET', KEYS[1], 'runner_until', now + tonumber(ARGV[2]))
+redis.call('HSET', KEYS[1], ARGV[4], now + tonumber(ARGV[2]))
 return 1
 """
 
@@ -185,7 +177,6 @@ class WaitGuard:
         self.client = client
         self.key_prefix = key_prefix
         self._begin = client.register_script(_BEGIN)
-        self._renew_poll = client.register_script(_RENEW_POLL)
         self._advance = client.register_script(_ADVANCE)
         self._started = client.register_script(_STARTED)
         self._sweep = client.register_script(_SWEEP)
@@ -213,8 +204,8 @@ class WaitGuard:
     def renew_poll(self, wait_id: str, token: str, lease: float) -> bool:
         """Extend the lease `token` took on a poll by `lease`; False when it is no
         longer `token`'s (it ran out and another copy took it, or the poll advanced)."""
-        reply = self._renew_poll(keys=[self.key(wait_id)], args=[token, _ms(lease)])
-        return bool(reply)
+        args = [token, _ms(lease), "owner", "until"]
+        return bool(self._renew(keys=[self.key(wait_id)], args=args))
 
     @property
     def due_key(self) -> str:
@@ -280,7 +271,8 @@ class WaitGuard:
 
     def renew(self, wait_id: str, owner: str, lease: float) -> bool:
         """Extend `owner`'s lease on the call by `lease`; False when it is no longer owner's."""
-        return bool(self._renew(keys=[self.key(wait_id)], args=[owner, _ms(lease)]))
+        args = [owner, _ms(lease), "runner", "runner_until"]
+        return bool(self._renew(keys=[self.key(wait_id)], args=args))
 
     def delivered(self, wait_id: str, owner: str, ttl: float, how: str = "ran") -> bool:
         """The on_done call is over (`ran`, or `failed` for good); False if owner had lost the lease."""
