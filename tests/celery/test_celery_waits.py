@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import math
+import time
 import uuid
 from typing import Any
 
@@ -216,14 +218,53 @@ def test_a_lost_lease_is_no_longer_renewed_and_a_failed_renewal_is_retried(
         calls.append("lost")
         return False
 
-    lost = leases._Lease(lost_it, 1.0, "wait x")
-    failing = leases._Lease(away, 1.0, "wait y")
+    lost = leases._Lease(lost_it, 1.0, "wait x", math.inf)
+    failing = leases._Lease(away, 1.0, "wait y", math.inf)
+    ended = leases._Lease(lost_it, 1.0, "wait z", math.inf)  # its block is over
     keeper._held.update((lost, failing))
     with caplog.at_level(logging.WARNING, logger="waitable.celery"):
         keeper._renew(lost)
         keeper._renew(failing)
-    assert calls == ["lost", "away"]
+        keeper._renew(ended)
+    assert calls == ["lost", "away", "lost"]
     assert keeper._held == {failing}, "kept for the next round"
     messages = [record.getMessage() for record in caplog.records]
     assert "wait x: the lease was lost" in messages
     assert "wait y: renewing its lease" in messages
+    assert not any(message.startswith("wait z") for message in messages)
+
+
+def test_a_poll_lease_is_not_renewed_past_the_deadline(redis_server: Any) -> None:
+    """Past the wait's deadline a copy may take the poll over (and end the wait),
+    however long the first copy's call hangs."""
+    guard = WaitGuard(redis_server.client, key_prefix=f"t{uuid.uuid4().hex}:")
+    lease = 0.2
+    assert guard.begin("w", 0, "a", lease, ttl=60).verdict == "run"
+    renew = functools.partial(guard.renew_poll, "w", "a", lease)
+    with leases.holding(renew, lease, "poll", until=time.time()):
+        wait_for_redis_time_past(guard, int(lease * 2 * 1000))
+        assert guard.begin("w", 0, "b", lease, ttl=60).verdict == "run"
+
+
+def test_a_poll_whose_call_hangs_past_the_deadline_ends_in_a_timeout(
+    redis_server: Any, wait_app: Any, start_worker: Any
+) -> None:
+    """A copy takes the poll over once its lease runs out after the deadline, and
+    ends the wait without calling the service, while the first call still hangs."""
+    from fake_service import ThingService
+
+    name = f"hung-{uuid.uuid4().hex}"
+    tasks = installed(wait_app.app)
+    assert tasks is not None
+    ThingService(redis_server.url).plan(name, "ready", 2, slow_first=60)
+    wait_id = _start(wait_app, name, max_wait_time=1.0)
+    queued = redis_server.client.lrange("celery", 0, -1)
+    (first,) = [m for m in queued if wait_id.encode() in m]
+    redis_server.client.rpush("celery", first)
+    hung, other = start_worker(), start_worker()
+    limit = 1.0 + tasks.lease * 5  # the deadline, the lease, the copy's countdowns
+    outcome = wait_for_outcomes(redis_server, [wait_id], limit=limit)[wait_id]
+    assert not outcome["ok"] and outcome["error"]["type"] == "WaiterTimeoutError"
+    assert int(redis_server.client.hget(f"thing:{name}", "polls")) == 1, "still hung"
+    hung.kill()
+    other.kill()

@@ -3,7 +3,9 @@
 One thread per process renews every lease held in it, each a third of its length
 after the last renewal, so a poll or a call that outlasts its lease keeps it and a
 copy of its message meanwhile finds it `busy` instead of running it a second
-time. A worker that dies stops renewing, and its leases end one length later. The
+time. A worker that dies stops renewing, and its leases end one length later; so
+does a poll's lease once the wait's deadline has passed (a call that hangs must
+not keep the wait from ending). The
 thread is started with the first lease a process holds (a forked child starts
 afresh: it inherits neither the thread nor the leases) and waits idle while none
 is held.
@@ -12,6 +14,7 @@ is held.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import threading
 import time
@@ -31,6 +34,7 @@ class _Lease:
     renew: Callable[[], bool]
     length: float
     what: str
+    until: float  # wall-clock seconds: not renewed from then on
     due: float = field(default=0.0)
 
 
@@ -68,7 +72,9 @@ class _Keeper:
             with self._state:
                 if self._pid != pid:
                     return
-                now = time.monotonic()
+                now, wall = time.monotonic(), time.time()
+                for lease in [lease for lease in self._held if lease.until <= wall]:
+                    self._held.discard(lease)  # left to run out: see `holding`
                 due = [lease for lease in self._held if lease.due <= now]
                 if not due:
                     soonest = min((lease.due for lease in self._held), default=None)
@@ -85,9 +91,13 @@ class _Keeper:
         except Exception:  # Redis is away for a moment: try again next round
             logger.exception("%s: renewing its lease", lease.what)
             return
-        if not kept:
-            logger.warning("%s: the lease was lost", lease.what)
-            self.remove(lease)
+        if kept:
+            return
+        with self._state:
+            if lease not in self._held:
+                return  # its block ended while this renewal was under way
+            self._held.discard(lease)
+        logger.warning("%s: the lease was lost", lease.what)
 
 
 _KEEPER = _Keeper()
@@ -95,10 +105,14 @@ os.register_at_fork(after_in_child=_KEEPER.forget)
 
 
 @contextmanager
-def holding(renew: Callable[[], bool], length: float, what: str) -> Iterator[None]:
+def holding(
+    renew: Callable[[], bool], length: float, what: str, until: float = math.inf
+) -> Iterator[None]:
     """Renew a lease of `length` seconds (`renew()`, False once it is no longer
-    ours) every third of it while the block runs; `what` names it in the log."""
-    lease = _Lease(renew, length, what)
+    ours) every third of it while the block runs, but not past `until` (wall-clock
+    seconds: a poll's deadline, after which a copy may take the poll over and end
+    the wait, however long its call hangs); `what` names it in the log."""
+    lease = _Lease(renew, length, what, until)
     _KEEPER.add(lease)
     try:
         yield

@@ -252,7 +252,8 @@ def _poll(
                 f"wait {wait_id}: the message's saved wait is not SavedWait JSON"
             )
         renew = functools.partial(guard.renew_poll, wait_id, token, tasks.lease)
-        with holding(renew, tasks.lease, f"wait {wait_id}: poll {seq}"):
+        what = f"wait {wait_id}: poll {seq}"
+        with holding(renew, tasks.lease, what, until=saved.deadline):
             step = _poll_once(waiter, client, saved)
     except Exception as error:  # the wait ends; on_done hears why, as data
         outcome = error_outcome(wait_id, waiter, saved, error)
