@@ -11,7 +11,8 @@ the next generation, under the lock) finishes the swap: the staging directory
 is complete by then, since it is only put in place once fully written. Should
 another program make OUT_DIR between the two renames, neither package is removed:
 that run, and every later one until the user moves the directory away, stops with
-an error naming where both are (`displaced`). Files in OUT_DIR that are not ours are carried into the staging directory as hard
+an error naming where both are (`displaced`); an empty directory made there is
+replaced, as the second rename itself would replace it. Files in OUT_DIR that are not ours are carried into the staging directory as hard
 links (same inode: untouched), see `write.py`.
 """
 
@@ -112,13 +113,26 @@ def recover(site: OutputSite, parent_fd: int) -> None:
     both packages are kept for the user."""
     if lstat_kind(site.retired_name, parent_fd) is Kind.DIRECTORY:
         complete = lstat_kind(site.staging_name, parent_fd) is Kind.DIRECTORY
+        if complete and not _missing_or_removed(site.name, parent_fd):
+            raise displaced(site)  # the staging directory is gone once swapped in
         if lstat_kind(site.name, parent_fd) is Kind.MISSING:
             source = site.staging_name if complete else site.retired_name
             os.rename(source, site.name, src_dir_fd=parent_fd, dst_dir_fd=parent_fd)
-        elif complete:  # the staging directory is gone once the swap is made
-            raise displaced(site)
     for name in (site.staging_name, site.retired_name):
         discard(parent_fd, name)
+
+
+def _missing_or_removed(name: str, parent_fd: int) -> bool:
+    """True when `name` is missing, or was an empty directory and is removed now
+    (as a swap's second rename would replace it: say, made by `mkdir -p`)."""
+    kind = lstat_kind(name, parent_fd)
+    if kind is Kind.DIRECTORY:
+        try:
+            os.rmdir(name, dir_fd=parent_fd)
+        except OSError:
+            return False  # not empty (or not ours to remove): the caller refuses
+        return True
+    return kind is Kind.MISSING
 
 
 def displaced(site: OutputSite) -> GenerationError:

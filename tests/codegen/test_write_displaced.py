@@ -152,3 +152,20 @@ def test_a_kill_between_the_renames_then_a_directory_made_keeps_both(
     assert done.returncode == 0, done.stderr
     assert tree(site.out) == site.new_tree
     assert listing(site.out.parent) == ["pkg"]
+
+
+def test_a_kill_between_the_renames_then_an_empty_directory_made_is_replaced(
+    tmp_path: Path,
+) -> None:
+    """As a build step's `mkdir -p OUT_DIR` before the next run would make it: the
+    swap is finished as its second rename would have done it."""
+    site = Site(tmp_path)
+    writer = stopped_at(tmp_path, NEW, site.out, "retired the old package", **RENAME)
+    writer.send_signal(signal.SIGKILL)
+    writer.wait()
+    site.make_theirs({})
+    done = site.run()
+    assert done.returncode == 0, done.stderr
+    assert tree(site.out) == site.new_tree
+    assert inodes(site.out) == site.inodes
+    assert listing(site.out.parent) == ["pkg"]
