@@ -3,9 +3,12 @@
 The lock file sits in OUT_DIR's parent (OUT_DIR itself is swapped away, and a lock
 inside it would move with it). It is removed when released, so it leaves nothing
 behind; a run that locked a file another run had just removed sees the inode
-changed and locks again. Lock files are readable by all whatever the umask, and
-locked through read-only descriptors, so runs by different users take turns; a
-lock file a run cannot read stops it (whether a run holds it cannot be told).
+changed and locks again. Lock files are made readable by all whatever the umask
+(widened right after they are made: a run that finds one unreadable gives it a
+moment), and another user's is locked through a read-only descriptor, so runs by
+different users take turns; a lock file a run cannot read stops it (whether a run
+holds it cannot be told). An existing lock file is opened without O_CREAT, which
+sticky directories refuse on another user's file (`fs.protected_regular`).
 
 Runs into nested directories (OUT_DIR `a`, and `a/b` inside it) also take turns:
 the run into `a` swaps in a new `a` with what it carried of `a/b`, so a run into
@@ -29,6 +32,7 @@ import errno
 import fcntl
 import os
 import stat
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,10 +42,11 @@ from .staging import OutputSite, is_lock_name, lock_name_of, recover
 from .write_checkpoints import checkpoint
 from .write_read import Kind, lstat_kind, open_directory
 
-#: Read-only: `flock` needs no write access, so a lock file another user made
-#: (readable by all, see `_lock_in`) is locked as well as one's own.
-_FLAGS = os.O_RDONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-_PROBE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+_OPEN = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+_PROBE_FLAGS = os.O_RDONLY | _OPEN
+#: How long a lock file this process may not read is given to become readable:
+#: another user's run makes it with its umask's mode and widens it right after.
+_WIDENING = 1.0
 _RESTARTS = 1000  # a guard against a directory whose identity never settles
 #: What opening the lock file fails with when something stands at its name.
 _IN_THE_WAY = frozenset({errno.ELOOP, errno.EISDIR, errno.ENXIO, errno.EWOULDBLOCK})
@@ -133,12 +138,10 @@ def _lock_in(site: OutputSite, parent: int) -> int | None:
     path = site.parent / site.lock_name
     while True:
         try:
-            descriptor = os.open(site.lock_name, _FLAGS, 0o644, dir_fd=parent)
+            descriptor = _open_lock(site.lock_name, parent, path)
         except OSError as exc:
             if not _names(site.parent, parent):
                 return None  # the directory was removed by an enclosing swap
-            if isinstance(exc, PermissionError) and os.path.lexists(path):
-                raise _unreadable(path, exc) from None
             if exc.errno not in _IN_THE_WAY:
                 raise  # the directory cannot be written: the caller says so
             raise GenerationError(
@@ -168,6 +171,56 @@ def _lock_in(site: OutputSite, parent: int) -> int | None:
     if enclosing is not None:
         _wait_on(enclosing, "waiting for an enclosing run")
     return None
+
+
+def _open_lock(name: str, parent: int, path: Path) -> int:
+    """The lock file `name` in `parent` (at `path`), made when missing. An existing
+    one is opened without O_CREAT (which sticky directories refuse on another
+    user's file), for writing (NFS locks only such descriptors), else for reading
+    (another user's file: enough for `flock` elsewhere); one this process may not
+    read stops the run. Raises OSError for a directory it cannot write in."""
+    for _ in range(_RESTARTS):
+        try:
+            try:
+                return os.open(name, os.O_RDWR | _OPEN, dir_fd=parent)
+            except PermissionError:
+                return os.open(name, os.O_RDONLY | _OPEN, dir_fd=parent)
+        except PermissionError as exc:
+            if _stays_unreadable(name, parent):
+                raise _unreadable(path, exc) from None
+            if lstat_kind(name, parent) is not Kind.MISSING:
+                continue  # readable now: open it again
+        except FileNotFoundError:
+            pass
+        try:
+            return os.open(
+                name, os.O_RDWR | os.O_CREAT | os.O_EXCL | _OPEN, 0o644, dir_fd=parent
+            )
+        except FileExistsError:
+            continue  # made by another run meanwhile: open that one
+    raise GenerationError(
+        f"{path}: the lock file kept being made and removed while generate-waiters "
+        "opened it; run again"
+    )
+
+
+def _stays_unreadable(name: str | Path, directory: int | None) -> bool:
+    """True when the lock file `name`, which this process could not open, is still
+    there and unreadable after `_WIDENING` seconds (not one another user's run has
+    just made and is about to make readable by all); False once it is readable or
+    gone (the caller opens it again)."""
+    checkpoint("waiting for a lock file to become readable")
+    end = time.monotonic() + _WIDENING
+    while True:
+        try:
+            mode = os.stat(name, dir_fd=directory, follow_symlinks=False).st_mode
+        except FileNotFoundError:
+            return False
+        if mode & 0o004:
+            return False
+        if time.monotonic() > end:
+            return True
+        time.sleep(0.001)
 
 
 def _wait_on(held: int, point: str) -> None:
@@ -231,12 +284,15 @@ def _held(path: str | Path, directory: int | None, where: str = "") -> int | Non
     when none does, or when the file is missing or not a regular file (not a lock
     to wait on). A lock file this process may not read stops the run: whether a
     run holds it cannot be told."""
-    try:
-        descriptor = os.open(path, _PROBE_FLAGS, dir_fd=directory)
-    except PermissionError as exc:
-        raise _unreadable(os.path.join(where, path), exc) from None
-    except OSError:
-        return None
+    while True:
+        try:
+            descriptor = os.open(path, _PROBE_FLAGS, dir_fd=directory)
+            break
+        except PermissionError as exc:
+            if _stays_unreadable(path, directory):
+                raise _unreadable(os.path.join(where, path), exc) from None
+        except OSError:
+            return None
     try:
         if stat.S_ISREG(os.fstat(descriptor).st_mode):
             fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)

@@ -11,6 +11,7 @@ import os
 import shutil
 import signal
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,64 @@ def test_a_lock_file_that_cannot_be_read_stops_the_run_and_is_named(
     done = as_another_user(out)
     assert done.returncode == 0, done.stderr
     assert (out / "waiters.py").exists()
+
+
+def test_a_lock_file_made_readable_right_after_it_was_made_is_waited_for(
+    tmp_path: Path,
+) -> None:
+    """Another user's run makes its lock file with its umask's mode and widens it
+    right after: a run that finds it unreadable in between looks again."""
+    out = tmp_path / "site" / "pkg"
+    out.mkdir(parents=True)
+    lock = out.parent / ".pkg.generate-waiters.lock"
+    nobodys_lock_file(lock, 0o600)
+    trace = tmp_path / "trace"
+    run = subprocess.Popen(
+        AS_ANOTHER_USER + command([NEW], out),
+        env=environment(trace, stop_at=1),
+        stdout=subprocess.DEVNULL,
+    )
+    assert stopped_or_exited(run)
+    assert trace.read_text().split(" ", 2)[-1].strip() == (
+        "waiting for a lock file to become readable"
+    )
+    os.chmod(lock, 0o644)  # as that run's `fchmod` does
+    run.send_signal(signal.SIGCONT)
+    assert run.wait() == 0
+    assert (out / "waiters.py").exists()
+
+
+@pytest.fixture
+def protected_regular() -> Iterator[None]:
+    """`fs.protected_regular = 1` (systemd's default on most distributions): an
+    O_CREAT open of another user's file in a sticky world-writable directory is
+    refused, even to root."""
+    setting = Path("/proc/sys/fs/protected_regular")
+    if not os.access(setting, os.W_OK):
+        pytest.skip("needs a writable /proc/sys/fs/protected_regular")
+    before = setting.read_text()
+    setting.write_text("1")
+    try:
+        yield
+    finally:
+        setting.write_text(before)
+
+
+@pytest.mark.usefixtures("protected_regular")
+def test_runs_by_two_users_into_a_sticky_directory_take_turns(tmp_path: Path) -> None:
+    site = tmp_path / "shared"
+    site.mkdir(mode=0o1777)
+    os.chmod(site, 0o1777)
+    out = site / "pkg"
+    first = locked_run(tmp_path, SPEC_EXAMPLES, out)
+    os.chown(site / ".pkg.generate-waiters.lock", NOBODY, NOBODY)
+    second = subprocess.Popen(
+        AS_ANOTHER_USER + command([NEW], out), stdout=subprocess.DEVNULL
+    )
+    try:
+        wait_until_blocked_on_lock(second)
+    finally:
+        first.send_signal(signal.SIGCONT)
+    assert first.wait() == 0
+    assert second.wait() == 0
+    assert sorted(path.name for path in site.iterdir()) == ["pkg"]
