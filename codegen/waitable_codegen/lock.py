@@ -151,16 +151,24 @@ def _lock_in(site: OutputSite, parent: int) -> int | None:
         held = os.fstat(descriptor)
         if not stat.S_ISREG(held.st_mode):
             os.close(descriptor)
-            raise GenerationError(
-                f"{path}: the lock file is not a regular file; remove it and run again"
-            )
+            raise _not_a_lock_file(path)
         if held.st_mode & 0o644 != 0o644 and held.st_uid == os.geteuid():
             try:  # readable by all whatever the umask: other users' runs probe it
                 os.fchmod(descriptor, 0o644)
             except OSError:
                 pass  # a file system without modes: nothing to widen
         checkpoint("waiting for the lock")
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        except OSError as exc:
+            os.close(descriptor)
+            if exc.errno != errno.EBADF:
+                raise
+            raise GenerationError(  # NFS locks only files open for writing
+                f"{path}: cannot lock this lock file ({exc.strerror}): it is another "
+                "user's and this file system locks only files one may write; run as "
+                "that user, or make the file writable for your group"
+            ) from None
         if _still_there(site.lock_name, parent, descriptor):
             break
         os.close(descriptor)
@@ -181,18 +189,18 @@ def _open_lock(name: str, parent: int, path: Path) -> int:
     read stops the run. Raises OSError for a directory it cannot write in."""
     for _ in range(_RESTARTS):
         try:
-            try:
-                return os.open(name, os.O_RDWR | _OPEN, dir_fd=parent)
-            except PermissionError:
-                return os.open(name, os.O_RDONLY | _OPEN, dir_fd=parent)
-        except PermissionError as exc:
-            if _stays_unreadable(name, parent):
-                raise _unreadable(path, exc) from None
-            if lstat_kind(name, parent) is not Kind.MISSING:
-                continue  # readable now: open it again
+            return os.open(name, os.O_RDWR | _OPEN, dir_fd=parent)
         except FileNotFoundError:
             pass
-        try:
+        except OSError as exc:
+            if exc.errno not in _READ_ONLY_WILL_DO:
+                raise
+            descriptor = _open_for_reading(name, parent, path)
+            if descriptor is not None:
+                return descriptor
+            if lstat_kind(name, parent) is not Kind.MISSING:
+                raise _not_a_lock_file(path) from None
+        try:  # missing (or removed meanwhile): make it
             return os.open(
                 name, os.O_RDWR | os.O_CREAT | os.O_EXCL | _OPEN, 0o644, dir_fd=parent
             )
@@ -204,23 +212,39 @@ def _open_lock(name: str, parent: int, path: Path) -> int:
     )
 
 
-def _stays_unreadable(name: str | Path, directory: int | None) -> bool:
-    """True when the lock file `name`, which this process could not open, is still
-    there and unreadable after `_WIDENING` seconds (not one another user's run has
-    just made and is about to make readable by all); False once it is readable or
-    gone (the caller opens it again)."""
-    checkpoint("waiting for a lock file to become readable")
+#: Why a lock file may not open for writing though it opens for reading.
+_READ_ONLY_WILL_DO = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ETXTBSY})
+
+
+def _open_for_reading(
+    name: str | Path, directory: int | None, path: str | Path
+) -> int | None:
+    """The lock file `name` (in `directory`; at `path`) opened for reading, giving
+    it `_WIDENING` seconds to become readable (another user's run makes it with
+    its umask's mode and widens it right after); None when it is gone or is not a
+    regular file (not a lock). One still unreadable stops the run."""
     end = time.monotonic() + _WIDENING
+    waited = False
     while True:
         try:
-            mode = os.stat(name, dir_fd=directory, follow_symlinks=False).st_mode
+            return os.open(name, _PROBE_FLAGS, dir_fd=directory)
         except FileNotFoundError:
-            return False
-        if mode & 0o004:
-            return False
-        if time.monotonic() > end:
-            return True
-        time.sleep(0.001)
+            return None
+        except PermissionError as exc:
+            if lstat_kind(str(name), directory) is not Kind.FILE:
+                return None  # gone, or something that is no lock file
+            if time.monotonic() > end:
+                raise _unreadable(path, exc) from None
+        if not waited:
+            checkpoint("waiting for a lock file to become readable")
+            waited = True
+        time.sleep(0.01)
+
+
+def _not_a_lock_file(path: str | Path) -> GenerationError:
+    return GenerationError(
+        f"{path}: the lock file is not a regular file; remove it and run again"
+    )
 
 
 def _wait_on(held: int, point: str) -> None:
@@ -284,15 +308,15 @@ def _held(path: str | Path, directory: int | None, where: str = "") -> int | Non
     when none does, or when the file is missing or not a regular file (not a lock
     to wait on). A lock file this process may not read stops the run: whether a
     run holds it cannot be told."""
-    while True:
-        try:
-            descriptor = os.open(path, _PROBE_FLAGS, dir_fd=directory)
-            break
-        except PermissionError as exc:
-            if _stays_unreadable(path, directory):
-                raise _unreadable(os.path.join(where, path), exc) from None
-        except OSError:
+    try:
+        descriptor = os.open(path, _PROBE_FLAGS, dir_fd=directory)
+    except PermissionError:
+        found = _open_for_reading(path, directory, os.path.join(where, path))
+        if found is None:
             return None
+        descriptor = found
+    except OSError:
+        return None
     try:
         if stat.S_ISREG(os.fstat(descriptor).st_mode):
             fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)

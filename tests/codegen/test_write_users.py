@@ -7,6 +7,8 @@ chowned to `nobody`'s id."""
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
 import shutil
 import signal
@@ -200,3 +202,71 @@ def test_runs_by_two_users_into_a_sticky_directory_take_turns(tmp_path: Path) ->
     assert first.wait() == 0
     assert second.wait() == 0
     assert sorted(path.name for path in site.iterdir()) == ["pkg"]
+
+
+@pytest.mark.parametrize("where", ["own", "enclosing", "check"])
+def test_a_lock_file_denied_by_more_than_its_mode_bits_stops_the_run(
+    tmp_path: Path, where: str
+) -> None:
+    """Readable by others but not by this process (its group, an ACL or a security
+    module denies it): the open decides, not the mode, so the run stops (it once
+    spun forever probing it)."""
+    site = tmp_path / "site"
+    out = site / "a" / "pkg"
+    out.mkdir(parents=True)
+    lock = site / (
+        ".a.generate-waiters.lock" if where != "own" else "a/.pkg.generate-waiters.lock"
+    )
+    lock.touch()
+    os.chown(lock, NOBODY, 0)  # our group: the group's bits apply, and deny
+    os.chmod(lock, 0o604)
+    extra = ["--check"] if where == "check" else []
+    done = subprocess.run(
+        AS_ANOTHER_USER + command([NEW], out) + extra,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert f"{lock}: cannot open this lock file (Permission denied)" in done.stderr
+
+
+def test_another_users_special_file_at_the_lock_files_name_is_named(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "site" / "pkg"
+    out.mkdir(parents=True)
+    lock = out.parent / ".pkg.generate-waiters.lock"
+    os.mkfifo(lock, 0o600)
+    os.chown(lock, NOBODY, NOBODY)
+    done = as_another_user(out)
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"generate-waiters: error: {lock}: the lock file is not a regular file; "
+        "remove it and run again"
+    )
+
+
+def test_a_lock_file_nfs_will_not_lock_read_only_is_named_with_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """NFS emulates `flock` with byte-range locks, which need a descriptor open for
+    writing: another user's lock file there cannot be locked (EBADF, faked here)."""
+    from waitable_codegen import GenerationError
+    from waitable_codegen import lock as lock_module
+
+    def no_exclusive_lock(descriptor: int, operation: int) -> None:
+        if operation == fcntl.LOCK_EX:
+            raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+    out = tmp_path / "site" / "pkg"
+    out.parent.mkdir()
+    monkeypatch.setattr(lock_module.fcntl, "flock", no_exclusive_lock)
+    with pytest.raises(GenerationError) as raised:
+        generate([SPEC_EXAMPLES], out)
+    lock = out.parent / ".pkg.generate-waiters.lock"
+    assert str(raised.value) == (
+        f"{lock}: cannot lock this lock file (Bad file descriptor): it is another "
+        "user's and this file system locks only files one may write; run as that "
+        "user, or make the file writable for your group"
+    )
