@@ -256,15 +256,29 @@ def test_a_poll_whose_call_hangs_past_the_deadline_ends_in_a_timeout(
     name = f"hung-{uuid.uuid4().hex}"
     tasks = installed(wait_app.app)
     assert tasks is not None
-    ThingService(redis_server.url).plan(name, "ready", 2, slow_first=60)
-    wait_id = _start(wait_app, name, max_wait_time=1.0)
-    queued = redis_server.client.lrange("celery", 0, -1)
-    (first,) = [m for m in queued if wait_id.encode() in m]
-    redis_server.client.rpush("celery", first)
-    hung, other = start_worker(), start_worker()
-    limit = 1.0 + tasks.lease * 5  # the deadline, the lease, the copy's countdowns
+    service = ThingService(redis_server.url)
+    service.plan(name, "ready", 2, slow_first=60)
+    hung, other = start_worker(), start_worker()  # first: the deadline runs from start
+    wait_id = _start(wait_app, name, max_wait_time=3.0)
+    record = redis_server.client.hget(f"waitable:{wait_id}", "next")
+    copy = json.loads(record)  # published again, as the sweep would
+    tasks.task.apply_async(args=tuple(copy["args"]))
+    limit = 3.0 + tasks.lease * 5  # the deadline, the lease, the copy's countdowns
     outcome = wait_for_outcomes(redis_server, [wait_id], limit=limit)[wait_id]
     assert not outcome["ok"] and outcome["error"]["type"] == "WaiterTimeoutError"
-    assert int(redis_server.client.hget(f"thing:{name}", "polls")) == 1, "still hung"
+    polls = redis_server.client.hget(f"thing:{name}", "polls")
+    assert polls == b"1", "the first call hangs; the copy made none"
     hung.kill()
     other.kill()
+
+
+def test_a_lease_ends_its_renewals_by_the_monotonic_clock() -> None:
+    """`until` is given in wall-clock seconds and kept on the monotonic clock, so a
+    step of the worker's clock neither ends the renewals early nor prolongs them."""
+    keeper = leases._Keeper()
+    lease = leases._Lease(lambda: True, 30.0, "wait m", time.time() + 3600)
+    keeper.add(lease)
+    try:
+        assert abs(lease.until - (time.monotonic() + 3600)) < 5
+    finally:
+        keeper.remove(lease)

@@ -34,7 +34,7 @@ class _Lease:
     renew: Callable[[], bool]
     length: float
     what: str
-    until: float  # wall-clock seconds: not renewed from then on
+    until: float  # not renewed from then on (wall-clock given, monotonic once held)
     due: float = field(default=0.0)
 
 
@@ -52,7 +52,9 @@ class _Keeper:
 
     def add(self, lease: _Lease) -> None:
         with self._state:
-            lease.due = time.monotonic() + lease.length / 3
+            now = time.monotonic()
+            lease.due = now + lease.length / 3
+            lease.until = now + (lease.until - time.time())  # a clock step moves it not
             self._held.add(lease)
             if self._pid != os.getpid():  # the first lease here, or a forked child
                 self._pid = os.getpid()
@@ -72,8 +74,8 @@ class _Keeper:
             with self._state:
                 if self._pid != pid:
                     return
-                now, wall = time.monotonic(), time.time()
-                for lease in [lease for lease in self._held if lease.until <= wall]:
+                now = time.monotonic()
+                for lease in [lease for lease in self._held if lease.until <= now]:
                     self._held.discard(lease)  # left to run out: see `holding`
                 due = [lease for lease in self._held if lease.due <= now]
                 if not due:

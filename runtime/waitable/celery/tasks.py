@@ -21,6 +21,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from ..actions import START_TOLERANCE
 from ..errors import WaiterConfigurationError
 from ..steps import PollStep, SavedWait
 from ..waiter import AsyncWaiter, Waiter
@@ -253,7 +254,10 @@ def _poll(
             )
         renew = functools.partial(guard.renew_poll, wait_id, token, tasks.lease)
         what = f"wait {wait_id}: poll {seq}"
-        with holding(renew, tasks.lease, what, until=saved.deadline):
+        # Renewed while the call may run: the final poll, made at the deadline,
+        # may take up to min_delay (then the driver cuts it off).
+        until = saved.deadline + saved.min_delay + START_TOLERANCE
+        with holding(renew, tasks.lease, what, until=until):
             step = _poll_once(waiter, client, saved)
     except Exception as error:  # the wait ends; on_done hears why, as data
         outcome = error_outcome(wait_id, waiter, saved, error)
