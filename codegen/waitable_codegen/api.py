@@ -11,13 +11,13 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .errors import GenerationError, UsageError, ValidationFailed
-from .fingerprint import fingerprint_soon
+from .fingerprint import inputs_fingerprint
 from .gc_pause import paused_collection
 from .model.json_text import check_value_nesting, parse_json
 from .model.loader import read_document
@@ -142,7 +142,7 @@ def generate(
     _refuse_models_inside(target, inputs)
     mode = effective_mode(jmespath)
     options = {"service": service, "jmespath": mode}
-    fingerprint = fingerprint_soon(
+    fingerprint = inputs_fingerprint(
         [(_display_name(label), data) for label, data in inputs], options
     )
     reused = _reuse(target, fingerprint, check, allow_danger, mode)
@@ -159,9 +159,7 @@ def generate(
         del model  # planned: the model's shapes are no longer needed to render
         if not plan.packages:
             return GenerationResult(target, events=events, check=check, jmespath=mode)
-        result = render_and_write(
-            plan, target, fingerprint(), events, check, force, mode
-        )
+        result = render_and_write(plan, target, fingerprint, events, check, force, mode)
         del plan  # gone before the collector resumes: it has nothing left to walk
     return result
 
@@ -339,17 +337,12 @@ def _enforce(events: Sequence[ReportedEvent], allow_danger: bool) -> None:
 
 
 def _reuse(
-    target: Path,
-    fingerprint: Callable[[], str],
-    check: bool,
-    allow_danger: bool,
-    mode: str,
+    target: Path, fingerprint: str, check: bool, allow_danger: bool, mode: str
 ) -> GenerationResult | None:
-    """The result of the previous generation when it came from the same inputs
-    (`fingerprint()`, asked for only when there is a manifest to compare) and its
-    files are untouched; None when the work has to be done."""
+    """The result of the previous generation when it came from the same inputs and
+    its files are untouched; None when the work has to be done."""
     manifest = read_manifest(target)
-    if manifest is None or manifest.fingerprint != fingerprint():
+    if manifest is None or manifest.fingerprint != fingerprint:
         return None
     if OutputSite.of(target).leftovers() or not manifest_matches(target, manifest):
         return None

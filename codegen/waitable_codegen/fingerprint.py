@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
 
 from .locations import PACKAGE_DIR, templates_dir
-from .workers import worker_pool
 
 
 def _version(distribution: str) -> str:
@@ -51,17 +50,3 @@ def inputs_fingerprint(
         sha.update(f"model:{name}:{len(data)}\0".encode())
         sha.update(data)
     return sha.hexdigest()
-
-
-def fingerprint_soon(
-    inputs: Sequence[tuple[str, bytes]], options: Mapping[str, object]
-) -> Callable[[], str]:
-    """`inputs_fingerprint` computed in a worker thread while the caller goes on
-    (hashing releases the GIL: on another core it costs the caller nothing); the
-    function returned gives it, waiting if need be. A cold generation needs it
-    only once its files are rendered, a regeneration at once (to compare)."""
-    try:
-        return worker_pool().submit(inputs_fingerprint, inputs, options).result
-    except RuntimeError:  # no thread can be started (or the pool is shutting down)
-        digest = inputs_fingerprint(inputs, options)
-        return lambda: digest

@@ -131,29 +131,6 @@ def test_a_regeneration_with_nothing_changed_reuses_the_previous_output(
     )
 
 
-def test_the_fingerprint_made_without_a_worker_thread_is_the_same(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The inputs' fingerprint is hashed in a worker thread while the model loads;
-    where no thread can be started it is hashed at once, to the same digest."""
-    from waitable_codegen import fingerprint as fingerprint_module
-
-    threaded = generate(SPEC_EXAMPLES, tmp_path / "threaded")
-
-    def no_threads() -> Any:
-        raise RuntimeError("can't start new thread")
-
-    monkeypatch.setattr(fingerprint_module, "worker_pool", no_threads)
-    inline = generate(SPEC_EXAMPLES, tmp_path / "inline")
-    manifests = [
-        json.loads((result.out_dir / MANIFEST_NAME).read_text())["fingerprint"]
-        for result in (threaded, inline)
-    ]
-    assert manifests[0] == manifests[1]
-    assert generate(SPEC_EXAMPLES, tmp_path / "threaded").reused
-    assert generate(SPEC_EXAMPLES, tmp_path / "inline").reused
-
-
 def test_a_file_we_did_not_write_is_never_overwritten_without_force(
     tmp_path: Path,
 ) -> None:
