@@ -70,6 +70,22 @@ def as_another_user(out: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def another_user_waits_for_a_run(tmp_path: Path, out: Path) -> None:
+    """A run into `out` holds its lock, made another user's file; a run by another
+    user waits for it (seen in /proc/locks), then both succeed."""
+    first = locked_run(tmp_path, SPEC_EXAMPLES, out)
+    os.chown(out.parent / ".pkg.generate-waiters.lock", NOBODY, NOBODY)
+    second = subprocess.Popen(
+        AS_ANOTHER_USER + command([NEW], out), stdout=subprocess.DEVNULL
+    )
+    try:
+        wait_until_blocked_on_lock(second)
+    finally:
+        first.send_signal(signal.SIGCONT)
+    assert first.wait() == 0
+    assert second.wait() == 0
+
+
 def nobodys_lock_file(path: Path, mode: int) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.touch()
@@ -95,18 +111,7 @@ def test_a_run_waits_for_another_users_run_into_the_same_out_dir(
 ) -> None:
     out = tmp_path / "site" / "pkg"
     out.parent.mkdir()
-    first = locked_run(tmp_path, SPEC_EXAMPLES, out)
-    os.chown(out.parent / ".pkg.generate-waiters.lock", NOBODY, NOBODY)
-    second = subprocess.Popen(
-        AS_ANOTHER_USER + command([NEW], out),
-        stdout=subprocess.DEVNULL,
-    )
-    try:
-        wait_until_blocked_on_lock(second)
-    finally:
-        first.send_signal(signal.SIGCONT)
-    assert first.wait() == 0
-    assert second.wait() == 0
+    another_user_waits_for_a_run(tmp_path, out)
     reference = tmp_path / "reference" / "pkg"
     generate([NEW], reference)
     assert tree(out) == tree(reference), "the run that waited went last"
@@ -189,18 +194,7 @@ def test_runs_by_two_users_into_a_sticky_directory_take_turns(tmp_path: Path) ->
     site = tmp_path / "shared"
     site.mkdir(mode=0o1777)
     os.chmod(site, 0o1777)
-    out = site / "pkg"
-    first = locked_run(tmp_path, SPEC_EXAMPLES, out)
-    os.chown(site / ".pkg.generate-waiters.lock", NOBODY, NOBODY)
-    second = subprocess.Popen(
-        AS_ANOTHER_USER + command([NEW], out), stdout=subprocess.DEVNULL
-    )
-    try:
-        wait_until_blocked_on_lock(second)
-    finally:
-        first.send_signal(signal.SIGCONT)
-    assert first.wait() == 0
-    assert second.wait() == 0
+    another_user_waits_for_a_run(tmp_path, site / "pkg")
     assert sorted(path.name for path in site.iterdir()) == ["pkg"]
 
 
