@@ -195,11 +195,9 @@ def _open_lock(name: str, parent: int, path: Path) -> int:
         except OSError as exc:
             if exc.errno not in _READ_ONLY_WILL_DO:
                 raise
-            descriptor = _open_for_reading(name, parent, path)
+            descriptor = _open_for_reading(name, parent, path, own=True)
             if descriptor is not None:
                 return descriptor
-            if lstat_kind(name, parent) is not Kind.MISSING:
-                raise _not_a_lock_file(path) from None
         try:  # missing (or removed meanwhile): make it
             return os.open(
                 name, os.O_RDWR | os.O_CREAT | os.O_EXCL | _OPEN, 0o644, dir_fd=parent
@@ -217,12 +215,13 @@ _READ_ONLY_WILL_DO = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ET
 
 
 def _open_for_reading(
-    name: str | Path, directory: int | None, path: str | Path
+    name: str | Path, directory: int | None, path: str | Path, own: bool = False
 ) -> int | None:
     """The lock file `name` (in `directory`; at `path`) opened for reading, giving
     it `_WIDENING` seconds to become readable (another user's run makes it with
-    its umask's mode and widens it right after); None when it is gone or is not a
-    regular file (not a lock). One still unreadable stops the run."""
+    its umask's mode and widens it right after); None when it is gone, or is not a
+    regular file (no lock to wait on; for the run's `own` lock file, an error).
+    One still unreadable stops the run."""
     end = time.monotonic() + _WIDENING
     waited = False
     while True:
@@ -231,8 +230,13 @@ def _open_for_reading(
         except FileNotFoundError:
             return None
         except PermissionError as exc:
-            if lstat_kind(str(name), directory) is not Kind.FILE:
-                return None  # gone, or something that is no lock file
+            kind = lstat_kind(str(name), directory)
+            if kind is Kind.MISSING:
+                return None  # removed meanwhile
+            if kind is not Kind.FILE:
+                if own:
+                    raise _not_a_lock_file(path) from None
+                return None  # no lock file: nothing to wait on
             if time.monotonic() > end:
                 raise _unreadable(path, exc) from None
         if not waited:

@@ -13,6 +13,8 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -264,3 +266,53 @@ def test_a_lock_file_nfs_will_not_lock_read_only_is_named_with_what_to_do(
         "user's and this file system locks only files one may write; run as that "
         "user, or make the file writable for your group"
     )
+
+
+_LOCKING_LOOP = """
+import os, sys, time
+from pathlib import Path
+from waitable_codegen.errors import GenerationError
+from waitable_codegen.lock import output_lock
+from waitable_codegen.staging import OutputSite
+
+os.umask(0o077)
+out, end = Path(sys.argv[1]), time.monotonic() + float(sys.argv[2])
+locked, refused = 0, []
+while time.monotonic() < end:
+    try:
+        with output_lock(OutputSite.of(out), lambda error: error, nested=False):
+            locked += 1
+    except (GenerationError, OSError) as exc:
+        refused.append(str(exc))
+print(locked, len(refused), refused[:3])
+"""
+
+
+def test_two_users_locking_one_out_dir_under_umask_077_are_never_refused() -> None:
+    """Two real processes as two users, umask 077, lock one OUT_DIR over and over:
+    each lock file is made with the umask's mode and widened right after, and
+    removed on release, so the other user's run meets it unreadable, or gone,
+    between its checks; it waits, and no run is refused."""
+    shared = Path(tempfile.mkdtemp(prefix="waitable-users-", dir="/tmp"))
+    try:
+        os.chmod(shared, 0o777)
+        script = shared / "loop.py"
+        script.write_text(_LOCKING_LOOP)
+        script.chmod(0o644)
+        runs = [
+            subprocess.Popen(
+                ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+                + [sys.executable, str(script), str(shared / "pkg"), "3"],
+                stdout=subprocess.PIPE,
+                text=True,
+                cwd="/",
+            )
+            for uid in (1000, NOBODY)
+        ]
+        for run in runs:
+            output, _ = run.communicate(timeout=60)
+            assert run.returncode == 0
+            locked, refused, messages = output.split(" ", 2)
+            assert int(locked) > 0 and int(refused) == 0, messages
+    finally:
+        shutil.rmtree(shared)
