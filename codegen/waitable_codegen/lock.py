@@ -313,14 +313,12 @@ def _held(path: str | Path, directory: int | None, where: str = "") -> int | Non
     to wait on). A lock file this process may not read stops the run: whether a
     run holds it cannot be told."""
     try:
-        descriptor = os.open(path, _PROBE_FLAGS, dir_fd=directory)
-    except PermissionError:
         found = _open_for_reading(path, directory, os.path.join(where, path))
-        if found is None:
-            return None
-        descriptor = found
     except OSError:
+        return None  # a symbolic link, a socket...: no lock to wait on
+    if found is None:
         return None
+    descriptor = found
     try:
         if stat.S_ISREG(os.fstat(descriptor).st_mode):
             fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)

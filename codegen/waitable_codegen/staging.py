@@ -12,8 +12,9 @@ is complete by then, since it is only put in place once fully written. Should
 another program make OUT_DIR between the two renames, neither package is removed:
 that run, and every later one until the user moves the directory away, stops with
 an error naming where both are (`displaced`); an empty directory made there is
-replaced, as the second rename itself would replace it. Files in OUT_DIR that are not ours are carried into the staging directory as hard
-links (same inode: untouched), see `write.py`.
+replaced, as the second rename itself would replace it. Files in OUT_DIR that
+are not ours are carried into the staging directory as hard links (same inode:
+untouched), see `write.py`.
 """
 
 from __future__ import annotations

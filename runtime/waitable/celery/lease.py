@@ -4,11 +4,10 @@ One thread per process renews every lease held in it, each a third of its length
 after the last renewal, so a poll or a call that outlasts its lease keeps it and a
 copy of its message meanwhile finds it `busy` instead of running it a second
 time. A worker that dies stops renewing, and its leases end one length later; so
-does a poll's lease once the wait's deadline has passed (a call that hangs must
-not keep the wait from ending). The
-thread is started with the first lease a process holds (a forked child starts
-afresh: it inherits neither the thread nor the leases) and waits idle while none
-is held.
+does a poll's lease once its call's time is up (a call that hangs must not keep
+the wait from ending). The thread is started with the first lease a process holds
+(a forked child starts afresh: it inherits neither the thread nor the leases) and
+waits idle while none is held.
 """
 
 from __future__ import annotations
@@ -112,8 +111,9 @@ def holding(
 ) -> Iterator[None]:
     """Renew a lease of `length` seconds (`renew()`, False once it is no longer
     ours) every third of it while the block runs, but not past `until` (wall-clock
-    seconds: a poll's deadline, after which a copy may take the poll over and end
-    the wait, however long its call hangs); `what` names it in the log."""
+    seconds: for a poll, the latest its call may run, after which a copy may take
+    the poll over and end the wait, however long the call hangs); `what` names it
+    in the log."""
     lease = _Lease(renew, length, what, until)
     _KEEPER.add(lease)
     try:

@@ -47,8 +47,9 @@ class WaitTasks:
     `lease` (seconds) is the lease on one poll and on the on_done call, renewed
     every third of it while the poll's call (or on_done) runs (`lease.holding`): a
     second copy of a message waits while it is held, and takes over `lease`
-    seconds after a worker died. `keep` (seconds) is how long a finished wait's record stays, so late
-    copies of its polls and of `waitable.done` still find it ended. A poll (or a
+    seconds after a worker died. `keep` (seconds) is how long a finished wait's
+    record stays, so late copies of its polls and of `waitable.done` still find
+    it ended. A poll (or a
     `waitable.done`) that has not begun `recover_after` seconds after it was due
     is published again by the sweep each worker runs every `sweep_every` seconds.
     """
