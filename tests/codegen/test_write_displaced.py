@@ -53,6 +53,10 @@ class Site:
             text=True,
         )
 
+    def stop_between_renames(self, root: Path) -> subprocess.Popen[bytes]:
+        """A generation of the new model, stopped (SIGSTOP) between its renames."""
+        return stopped_at(root, NEW, self.out, "retired the old package", **RENAME)
+
     def make_theirs(self, files: dict[str, bytes]) -> None:
         """What another program does between the renames: OUT_DIR made anew."""
         self.out.mkdir()
@@ -64,6 +68,12 @@ class Site:
         assert inodes(self.retired) == self.inodes, "the user's files themselves"
         assert tree(self.staging) == self.new_tree
         assert tree(self.out) == THEIRS
+
+    def assert_new_package_alone(self) -> None:
+        """OUT_DIR is the new package with the user's own files, nothing beside it."""
+        assert tree(self.out) == self.new_tree
+        assert inodes(self.out) == self.inodes, "the user's files themselves"
+        assert listing(self.out.parent) == ["pkg"]
 
     def assert_refused(self, done: subprocess.CompletedProcess[str]) -> None:
         assert done.returncode == 1
@@ -77,7 +87,7 @@ class Site:
 def interrupted(tmp_path: Path) -> Site:
     """A site whose run failed: another program made OUT_DIR between its renames."""
     site = Site(tmp_path)
-    writer = stopped_at(tmp_path, NEW, site.out, "retired the old package", **RENAME)
+    writer = site.stop_between_renames(tmp_path)
     site.make_theirs(THEIRS)
     writer.send_signal(signal.SIGCONT)
     assert writer.wait() == 1
@@ -102,9 +112,7 @@ def test_a_directory_made_between_the_renames_keeps_both_packages(
     site.out.rename(tmp_path / "theirs")
     done = site.run()
     assert done.returncode == 0, done.stderr
-    assert tree(site.out) == site.new_tree
-    assert inodes(site.out) == site.inodes
-    assert listing(site.out.parent) == ["pkg"]
+    site.assert_new_package_alone()
     assert tree(tmp_path / "theirs") == THEIRS
 
 
@@ -128,20 +136,18 @@ def test_an_empty_directory_made_between_the_renames_is_replaced(
     tmp_path: Path,
 ) -> None:
     site = Site(tmp_path)
-    writer = stopped_at(tmp_path, NEW, site.out, "retired the old package", **RENAME)
+    writer = site.stop_between_renames(tmp_path)
     site.make_theirs({})
     writer.send_signal(signal.SIGCONT)
     assert writer.wait() == 0
-    assert tree(site.out) == site.new_tree
-    assert inodes(site.out) == site.inodes
-    assert listing(site.out.parent) == ["pkg"]
+    site.assert_new_package_alone()
 
 
 def test_a_kill_between_the_renames_then_a_directory_made_keeps_both(
     tmp_path: Path,
 ) -> None:
     site = Site(tmp_path)
-    writer = stopped_at(tmp_path, NEW, site.out, "retired the old package", **RENAME)
+    writer = site.stop_between_renames(tmp_path)
     writer.send_signal(signal.SIGKILL)
     writer.wait()
     site.make_theirs(THEIRS)
@@ -160,12 +166,10 @@ def test_a_kill_between_the_renames_then_an_empty_directory_made_is_replaced(
     """As a build step's `mkdir -p OUT_DIR` before the next run would make it: the
     swap is finished as its second rename would have done it."""
     site = Site(tmp_path)
-    writer = stopped_at(tmp_path, NEW, site.out, "retired the old package", **RENAME)
+    writer = site.stop_between_renames(tmp_path)
     writer.send_signal(signal.SIGKILL)
     writer.wait()
     site.make_theirs({})
     done = site.run()
     assert done.returncode == 0, done.stderr
-    assert tree(site.out) == site.new_tree
-    assert inodes(site.out) == site.inodes
-    assert listing(site.out.parent) == ["pkg"]
+    site.assert_new_package_alone()
