@@ -8,9 +8,12 @@ Policy, in order:
    `ModeledError`): its class name, which is the error shape's name. Its attributes
    are the shape's members, so a member called `code` holds data, not the code
    (Glacier's `ResourceNotFoundException`, Schemas' `NotFoundException`).
-3. A `code` or `error_code` string attribute (the adapter's
+3. The HTTP status, 400 or above, of the response a plain HTTP client's error
+   carries (urllib's and requests' `HTTPError`, httpx's `HTTPStatusError`,
+   aiohttp's `ClientResponseError`), as a bare status code (below).
+4. A `code` or `error_code` string attribute (the adapter's
    `SmithyPythonUnmodeledError`, hand-written errors).
-4. The exception's class name.
+5. The exception's class name.
 
 Only the name part of a shape id counts (`com.amazonaws.s3#NotFound` → `NotFound`).
 A code that is a bare HTTP status (botocore reports `"404"` when a HEAD response
@@ -20,7 +23,10 @@ claims reads as `NotFound`, as the AWS SDK for Rust does.
 
 Transport failures are not service errors and are never shown to acceptors:
 `OSError` (so `ConnectionError` and `TimeoutError`, which is also
-`asyncio.TimeoutError`) and any exception whose class hierarchy has a class named
+`asyncio.TimeoutError`) but for the HTTP clients' error responses above, which
+are `OSError`s in urllib and requests yet carry the service's answer; aiohttp's
+`ClientConnectionError` and `ClientPayloadError` and httpx's `TransportError`
+(not `OSError`s); and any exception whose class hierarchy has a class named
 `BotoCoreError` but none named `ClientError`, and awscrt's `AwsCrtError` when it
 names a network failure (`waitable.crt_errors`). They fail the waiter with
 `WaiterOperationError` (the cause chained) unless the caller lists their type in
@@ -35,7 +41,7 @@ from .class_names import class_package
 from .crt_errors import crt_network_failure
 from .definition import ModeledError
 
-__all__ = ["error_code", "is_transport_error", "shape_name"]
+__all__ = ["error_code", "is_transport_error", "response_status", "shape_name"]
 
 
 def shape_name(shape_id: str) -> str:
@@ -53,11 +59,63 @@ def _raw_code(exc: BaseException) -> str:
                 return code
     if _is_smithy_modeled(type(exc)):
         return type(exc).__name__
+    status = _client_response_status(exc)
+    if status is not None:  # its `code`, if any, is the status (aiohttp: deprecated)
+        return str(status) if status >= 400 else type(exc).__name__
     for attribute in ("code", "error_code"):
         code = getattr(exc, attribute, None)
         if isinstance(code, str) and code:
             return code
     return type(exc).__name__
+
+
+#: Plain HTTP clients' errors for a response they received, by (top-level package,
+#: class name), and the attributes that lead to its status (subclasses included).
+_CLIENT_RESPONSE_ERRORS: Mapping[tuple[str, str], tuple[str, ...]] = {
+    ("urllib", "HTTPError"): ("code",),
+    ("requests", "HTTPError"): ("response", "status_code"),
+    ("httpx", "HTTPStatusError"): ("response", "status_code"),
+    ("aiohttp", "ClientResponseError"): ("status",),
+}
+
+
+def _client_response_status(exc: BaseException) -> int | None:
+    """The HTTP status (100-599) of the response a plain HTTP client's error
+    carries (`_CLIENT_RESPONSE_ERRORS`); None for any other error, or one whose
+    status cannot be read."""
+    try:
+        for klass in type(exc).__mro__:
+            path = _CLIENT_RESPONSE_ERRORS.get(
+                (class_package(klass) or "", klass.__name__)
+            )
+            if path is None:
+                continue
+            value: object = exc
+            for name in path:
+                value = getattr(value, name, None)
+            if type(value) is int and 100 <= value <= 599:
+                return value
+            return None
+    except Exception:  # a client's attribute that raises: no status to read
+        return None
+    return None
+
+
+def response_status(exc: BaseException) -> int | None:
+    """The HTTP status of the response an error carries: botocore's
+    `response["ResponseMetadata"]["HTTPStatusCode"]`, or a plain HTTP client's
+    (`_CLIENT_RESPONSE_ERRORS`); None when it carries none."""
+    try:
+        response = getattr(exc, "response", None)
+        if isinstance(response, Mapping):
+            metadata = response.get("ResponseMetadata")
+            if isinstance(metadata, Mapping):
+                status = metadata.get("HTTPStatusCode")
+                if type(status) is int:
+                    return status
+    except Exception:  # a client's attribute that raises: no status to read
+        return None
+    return _client_response_status(exc)
 
 
 def _is_smithy_modeled(cls: type) -> bool:
@@ -82,11 +140,28 @@ def error_code(exc: BaseException, modeled: Iterable[ModeledError] = ()) -> str:
     return code
 
 
+#: HTTP clients' transport failures that are not `OSError`s, by (top-level package,
+#: class name): a connection aiohttp lost or a body it got cut short, any of httpx's.
+_TRANSPORT_CLASSES = frozenset(
+    {
+        ("aiohttp", "ClientConnectionError"),
+        ("aiohttp", "ClientPayloadError"),
+        ("httpx", "TransportError"),
+    }
+)
+
+
 def is_transport_error(exc: BaseException) -> bool:
-    """True for failures to reach the service at all, which acceptors never see."""
+    """True for failures to reach the service at all, which acceptors never see
+    (an HTTP client's error for a response it received is the service's answer)."""
     if isinstance(exc, OSError):
-        return True
+        return _client_response_status(exc) is None
     names = {cls.__name__ for cls in type(exc).__mro__}
     if "BotoCoreError" in names and "ClientError" not in names:
+        return True
+    if any(
+        (class_package(cls) or "", cls.__name__) in _TRANSPORT_CLASSES
+        for cls in type(exc).__mro__
+    ):
         return True
     return crt_network_failure(exc) is not None

@@ -95,11 +95,16 @@ class WaiterOperationError(WaiterError):
     """The operation raised an error that no acceptor matched (the original is `__cause__`)."""
 
     def __init__(
-        self, result: WaiterResult[Any], *, error_code: str, advice: str
+        self,
+        result: WaiterResult[Any],
+        *,
+        error_code: str,
+        advice: str,
+        unmatched: str = "which no acceptor matches",
     ) -> None:
         super().__init__(
             f"waiter {result.waiter} stopped: the operation raised {error_code}, "
-            f"which no acceptor matches, {_summary(result)}; {advice}",
+            f"{unmatched}, {_summary(result)}; {advice}",
             result,
         )
         self.error_code = error_code

@@ -675,6 +675,7 @@ def _fail_operation(
     plan: WaitPlan, state: WaitState, now: float, cause: Exception, code: str
 ) -> NoReturn:
     crt = crt_network_failure(cause)
+    unmatched = "which acceptors do not judge"  # a transport error: no answer to judge
     if crt is not None:
         # awscrt raises one class for every failure: retry_on=(AwsCrtError,) would
         # retry its programming errors too; the strategy's policy reads the name.
@@ -695,6 +696,7 @@ def _fail_operation(
             "waitable.retry.StandardRetryStrategy() to retry it with backoff"
         )
     else:
+        unmatched = "which no acceptor matches"
         advice = (
             "an error that no acceptor matches ends the wait (the spec's implicit "
             "failure); check the input, or pass retry_on= to retry this error type"
@@ -703,7 +705,10 @@ def _fail_operation(
     if last is not None and last.retries:
         advice += f" ({len(last.retries)} retr{'y' if len(last.retries) == 1 else 'ies'} of this poll's call were made)"
     error = WaiterOperationError(
-        _result(state, plan.definition, now), error_code=code, advice=advice
+        _result(state, plan.definition, now),
+        error_code=code,
+        advice=advice,
+        unmatched=unmatched,
     )
     logger.info("%s", error)
     raise error from cause

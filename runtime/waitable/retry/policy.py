@@ -12,8 +12,9 @@ with the AWS lists of botocore's standard retry mode):
 2. The error code (`waitable.error_codes.error_code`: botocore's
    `response["Error"]["Code"]`, a `code` attribute, else the class name):
    botocore's throttling codes → Throttling; its transient timeout codes → Timeout.
-3. The HTTP status (`response["ResponseMetadata"]["HTTPStatusCode"]`): 429 →
-   Throttling; botocore's transient statuses 500, 502, 503, 504 → ServerSide.
+3. The HTTP status (`waitable.error_codes.response_status`: botocore's
+   `response["ResponseMetadata"]["HTTPStatusCode"]`, or the status of urllib's,
+   requests', httpx's or aiohttp's error for a response): 429 → Throttling; botocore's transient statuses 500, 502, 503, 504 → ServerSide.
 4. Transport failures, recognised by class name and package along the class's
    MRO (nothing is imported): timeouts → Timeout, broken or refused connections →
    ServerSide; see `TRANSPORT_ERROR_TYPES`. awscrt's one class, `AwsCrtError`, is
@@ -35,7 +36,7 @@ from typing import Protocol, TypeVar
 
 from ..class_names import class_package
 from ..crt_errors import crt_network_failure
-from ..error_codes import error_code
+from ..error_codes import error_code, response_status
 from ..actions import CutOff, Raised, Returned
 from .directives import (
     TERMINATE_AND_FAIL,
@@ -109,6 +110,8 @@ _SERVER = RetryErrorType.SERVER_SIDE
 #: connection although it subclasses `ConnectTimeoutError`; its `TimeoutError`s
 #: are timeouts, `ProtocolError` (connection aborted) is transient. requests:
 #: `ConnectTimeout` and `Timeout` are timeouts, `ConnectionError` is transient.
+#: httpx: `TimeoutException`s are timeouts; `NetworkError`s and
+#: `RemoteProtocolError` (the server broke the exchange off) are transient.
 #: builtins: `TimeoutError` (also `asyncio.TimeoutError`, `socket.timeout`) and
 #: `ConnectionError` (reset, refused, aborted, broken pipe).
 TRANSPORT_ERROR_TYPES: Mapping[tuple[str, str], RetryErrorType] = {
@@ -125,6 +128,9 @@ TRANSPORT_ERROR_TYPES: Mapping[tuple[str, str], RetryErrorType] = {
     ("requests", "ConnectTimeout"): _TIMEOUT,
     ("requests", "Timeout"): _TIMEOUT,
     ("requests", "ConnectionError"): _SERVER,
+    ("httpx", "TimeoutException"): _TIMEOUT,
+    ("httpx", "NetworkError"): _SERVER,
+    ("httpx", "RemoteProtocolError"): _SERVER,
     ("builtins", "TimeoutError"): _TIMEOUT,
     ("builtins", "ConnectionError"): _SERVER,
 }
@@ -209,18 +215,6 @@ def _evaluate_retry_info(error: BaseException) -> RetryDirective | None:
     return None
 
 
-def _http_status(error: BaseException) -> int | None:
-    """botocore's `response["ResponseMetadata"]["HTTPStatusCode"]`, if the error has one."""
-    response = getattr(error, "response", None)
-    if isinstance(response, Mapping):
-        metadata = response.get("ResponseMetadata")
-        if isinstance(metadata, Mapping):
-            status = metadata.get("HTTPStatusCode")
-            if isinstance(status, int) and not isinstance(status, bool):
-                return status
-    return None
-
-
 def _code_or_status_type(error: BaseException) -> RetryErrorType | None:
     """Tiers 2 and 3: botocore's code lists, then the HTTP status."""
     code = error_code(error)
@@ -228,7 +222,7 @@ def _code_or_status_type(error: BaseException) -> RetryErrorType | None:
         return RetryErrorType.THROTTLING
     if code in TIMEOUT_ERROR_CODES:
         return RetryErrorType.TIMEOUT
-    status = _http_status(error)
+    status = response_status(error)
     if status in THROTTLING_STATUS_CODES:
         return RetryErrorType.THROTTLING
     if status in SERVER_STATUS_CODES:
