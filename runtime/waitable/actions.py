@@ -27,6 +27,7 @@ __all__ = [
     "Returned",
     "ReturnedDraft",
     "START_TOLERANCE",
+    "SavedPause",
     "Sleep",
     "new_returned",
     "new_sleep",
@@ -86,6 +87,13 @@ class Sleep:
 
     def __init__(self, seconds: float) -> None:
         _sleep_seconds(self, seconds)
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class SavedPause(Sleep):
+    """The pause a saved state left before its next poll (the first action of a
+    resumed flow): `poll_once` skips it, as its caller chose when to poll; every
+    other `Sleep` (retry backoff, a wait for a rate-limit token) is slept."""
 
 
 @dataclass(frozen=True, slots=True, init=False)

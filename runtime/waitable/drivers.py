@@ -25,6 +25,7 @@ from .actions import (
     Poll,
     Raised,
     Returned,
+    SavedPause,
     Sleep,
     ReturnedDraft,
     new_returned,
@@ -60,14 +61,15 @@ def run_sync(
     """Drive `actions` with blocking calls and `clock.sleep`; returns the `WaiterResult`.
 
     With `polls` (a reading of the state's poll count) it runs one turn for
-    `poll_once` instead: a pause left from a saved state is skipped (the caller
-    chose when to poll), sleeps within the poll (retry backoff, rate limit) are
-    slept, and the first sleep after a poll was recorded is returned, not slept.
+    `poll_once` instead: a pause left from a saved state (`SavedPause`) is skipped
+    (the caller chose when to poll), sleeps within the poll (retry backoff, rate
+    limit) are slept, and the first sleep after a poll was recorded is returned,
+    not slept.
     """
     start = polls() if polls is not None else 0
     try:
         action = next(actions)
-        if polls is not None and isinstance(action, Sleep):
+        if polls is not None and type(action) is SavedPause:
             action = actions.send(None)
         while True:
             if isinstance(action, Sleep):
@@ -130,7 +132,7 @@ async def run_async(
             poll = partial(_checked_call, poll, awaitable)
     try:
         action = next(actions)
-        if polls is not None and isinstance(action, Sleep):
+        if polls is not None and type(action) is SavedPause:
             action = actions.send(None)
         while True:
             if type(action) is not Poll and isinstance(action, Sleep):

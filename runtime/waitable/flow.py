@@ -60,6 +60,7 @@ from .actions import (
     Poll,
     Raised,
     Returned,
+    SavedPause,
     Sleep,
     new_sleep,
 )
@@ -250,7 +251,7 @@ def flow(
         else _call_judge(plan, input)
     )
     if state.next_poll_at is not None and state.next_poll_at > (started := now()):
-        yield Sleep(state.next_poll_at - started)  # a pause left from a saved state
+        yield SavedPause(state.next_poll_at - started)
     while True:
         if judge is None:  # one try, no limiter: the call without `make_call`
             started = now()
