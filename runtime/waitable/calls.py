@@ -143,16 +143,19 @@ def make_call(
     first = now()
     limit = state.deadline
     token = None
+    # Shared buckets and limiters read the wall clock, whatever clock the flow runs
+    # on (monotonic for `wait`, wall for `poll_once`): one clock for every wait.
+    shift = _wall_shift(plan, first)
     if retrying is not None:
         limit = min(limit, first + retrying.max_time)
         if retrying.bucket is not None:
-            token = _first_token_now(retrying.bucket, first)
+            token = _first_token_now(retrying.bucket, first + shift)
             if token is None or getattr(token, "wait", 0.0) > 0:
-                token = yield from _first_token(retrying.bucket, now, limit)
+                token = yield from _first_token(retrying.bucket, now, limit, shift)
     retries: list[Retry] = []
     while True:
         if plan.rate_limit is not None:
-            yield from _take_rate_token(plan.rate_limit, state, now)
+            yield from _take_rate_token(plan.rate_limit, state, now, shift)
         started = now()
         poll = poll_for(plan, state, started)
         if poll is None:
@@ -160,7 +163,7 @@ def make_call(
         outcome: Any = yield poll
         finished = now()
         if arrived_late(outcome, started, finished, poll.timeout):
-            _resolve(token, finished, success=False)
+            _resolve(token, finished + shift, success=False)
             return CallRecord(outcome, started, finished, retries, late=True)
         if retrying is None:
             return CallRecord(outcome, started, finished, retries)
@@ -174,7 +177,7 @@ def make_call(
             outcome, started, finished, retries, verdict, judged=True, broken=broken
         )
         if verdict is not None or broken is not None:
-            _resolve(token, finished, success=True)
+            _resolve(token, finished + shift, success=True)
             return call
         reason = getattr(retrying.policy.evaluate(outcome), "reason", None)
         tries = len(retries) + 1
@@ -189,14 +192,14 @@ def make_call(
             if finished + delay > limit:
                 stopped = "max_time"
         if reason is None or stopped is not None:
-            _resolve(token, finished, success=False)
+            _resolve(token, finished + shift, success=False)
             call.retry_stopped = stopped
             return call
         retries.append(Retry(tries, code, str(getattr(reason, "value", reason)), delay))
         if delay > 0:
             yield Sleep(delay)
         if token is not None:
-            stopped = yield from _pay_retry(token, reason, now, limit)
+            stopped = yield from _pay_retry(token, reason, now, limit, shift)
             if stopped is not None:
                 retries.pop()
                 call.retry_stopped = stopped
@@ -271,13 +274,25 @@ def _first_token_now(bucket: TokenBucketLike, now: float) -> Any:
         return None
 
 
+def _wall_shift(plan: WaitPlan, reading: float) -> float:
+    """What to add to the flow's clock `reading` to get the wall clock's, which
+    shared buckets and limiters are fed (0 without either, or without a wall)."""
+    wall = plan.wall
+    if wall is None:
+        return 0.0
+    retrying = plan.call_retry
+    if plan.rate_limit is None and (retrying is None or retrying.bucket is None):
+        return 0.0
+    return float(wall()) - reading
+
+
 def _first_token(
-    bucket: TokenBucketLike, now: Callable[[], float], limit: float
+    bucket: TokenBucketLike, now: Callable[[], float], limit: float, shift: float
 ) -> Generator[Action, Outcome | None, Any]:
     """The token for a call's first try, sleeping while the bucket asks to wait."""
     while True:
         try:
-            token = bucket.acquire_token(now())
+            token = bucket.acquire_token(now() + shift)
         except NoRetryCapacity as short:
             logger.debug("first try made without a retry token: %s", short)
             return None  # the first try is always made (seed 001); no retries then
@@ -290,7 +305,7 @@ def _first_token(
 
 
 def _pay_retry(
-    token: Any, reason: Any, now: Callable[[], float], limit: float
+    token: Any, reason: Any, now: Callable[[], float], limit: float, shift: float
 ) -> Generator[Action, Outcome | None, str | None]:
     """Pay a retry's cost, sleeping for capacity; why it could not be paid, or None.
 
@@ -299,26 +314,26 @@ def _pay_retry(
     """
     while True:
         try:
-            wait = float(token.schedule_retry(reason, now()))
+            wait = float(token.schedule_retry(reason, now() + shift))
         except NoRetryCapacity as short:  # the circuit breaker: fail fast
             logger.debug("retry not made: %s", short)
-            token.notify_failure(now())
+            token.notify_failure(now() + shift)
             return "capacity"
         if wait <= 0:
             return None
         if now() + wait > limit:
-            token.notify_failure(now())
+            token.notify_failure(now() + shift)
             return "capacity"
         yield Sleep(wait)
 
 
 def _take_rate_token(
-    limiter: RateLimit, state: WaitState, now: Callable[[], float]
+    limiter: RateLimit, state: WaitState, now: Callable[[], float], shift: float
 ) -> Generator[Action, Outcome | None, None]:
     """Sleep until the shared rate limiter lets this call go."""
     while True:
         at = now()
-        wait = limiter.try_acquire(at)
+        wait = limiter.try_acquire(at + shift)
         if wait <= 0:
             return
         if at + wait > state.deadline + START_TOLERANCE:

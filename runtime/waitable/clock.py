@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol, TypeAlias
 
-__all__ = ["CallLater", "Clock", "SystemClock", "TimerHandle"]
+__all__ = ["CallLater", "Clock", "SystemClock", "TimerHandle", "wall_reading"]
 
 
 class Clock(Protocol):
@@ -63,6 +63,17 @@ class SystemClock:
         """`await asyncio.sleep(seconds)`."""
         await asyncio.sleep(seconds)
 
+    def wall(self) -> float:
+        """Seconds on `time.time` (the clock processes and hosts share)."""
+        return time.time()
+
     def call_later(self, seconds: float, callback: Callable[[], object]) -> TimerHandle:
         """Run `callback` on the running event loop after `seconds`."""
         return asyncio.get_running_loop().call_later(seconds, callback)
+
+
+def wall_reading(clock: Clock) -> Callable[[], float]:
+    """The wall-clock reading that goes with `clock`: its `wall()` when it has one
+    (`SystemClock`, `VirtualClock`), else `time.time`."""
+    wall = getattr(clock, "wall", None)
+    return wall if callable(wall) else time.time

@@ -106,6 +106,7 @@ __all__ = [
     "Raised",
     "Returned",
     "START_TOLERANCE",
+    "SavedPause",
     "Sleep",
     "WaitPlan",
     "WaitState",
@@ -158,6 +159,9 @@ class WaitPlan:
     call_retry: CallRetry | None = None
     rate_limit: RateLimit | None = None
     stop: Callable[[WaitState], bool] | None = None
+    #: The wall clock (`Clock.wall`, else `time.time`) that shared token buckets
+    #: and rate limiters are fed, whichever clock a wait runs on; None: the flow's.
+    wall: Callable[[], float] | None = None
     #: The backoff's delay when it is the same for every retry (`constant_delay`),
     #: and its `Sleep`: the flow then neither builds a `RetryContext` nor asks.
     fixed_delay: float | None = field(init=False, repr=False, compare=False)

@@ -244,11 +244,12 @@ class RateLimiter:
     One `limit_rate` bucket (refill `calls` tokens per whole `per` seconds, up to
     `burst`, default `calls`) under a lock held only for the arithmetic, so
     threads and asyncio tasks can share it. Over any window of W seconds it
-    grants at most `burst - 1 + calls * ceil(W / per)`, and some window reaches
-    that: every check that can pay does, so a bucket at rest holds at most
-    `burst - 1` tokens, which can be spent just before each of `ceil(W / per)`
-    refills lands inside the window. `RateLimiter(10)` thus grants up to 19 in
-    its worst one-second window, and `calls / per` on average over long ones.
+    grants at most `burst + calls * ceil(W / per)`, and some window reaches that:
+    a new or idle bucket holds `burst` tokens, which can all be spent just before
+    the first of the `ceil(W / per)` refills that land inside the window.
+    `RateLimiter(10)` thus grants up to 20 in its worst one-second window, and
+    `calls / per` on average over long ones. Waiters feed it wall-clock readings
+    (see `waitable.calls`), so `wait`, `poll_once` and other hosts share it.
 
     `load` and `save` (both or neither) keep the bucket elsewhere, e.g. in a
     store shared by processes; the lock then only orders this process's callers,

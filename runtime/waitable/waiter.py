@@ -17,7 +17,7 @@ from time import monotonic
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .backoff import Backoff, SmithyBackoff
-from .clock import Clock, SystemClock
+from .clock import Clock, SystemClock, wall_reading
 from .config import WaiterConfig
 from .definition import WaiterDefinition
 from .drivers import run_async, run_sync
@@ -251,6 +251,11 @@ class _WaiterBase(Generic[InputT, OutputT]):
             judge=judge,
             call_retry=self.retry,
             rate_limit=self.rate_limit,
+            wall=(
+                None
+                if self.retry is None and self.rate_limit is None
+                else wall_reading(self.clock)
+            ),
         )
         return plan
 

@@ -15,6 +15,7 @@ from waitable.flow import (
     CutOff,
     Poll,
     Returned,
+    SavedPause,
     Sleep,
     WaitPlan,
     WaitState,
@@ -72,7 +73,7 @@ def test_a_wait_can_be_resumed_from_its_state_by_a_fresh_flow() -> None:
     assert state.next_poll_at == 2 and len(state.history) == 1
     clock.advance(0.5)  # some time passes while the state is stored elsewhere
     second = flow(the_plan, state, clock.now, INPUT)
-    assert next(second) == Sleep(1.5)  # only what is left of the delay
+    assert next(second) == SavedPause(1.5)  # only what is left of the delay
     clock.advance(1.5)
     assert next_poll(second).attempt == 2
     with pytest.raises(StopIteration) as stop:

@@ -107,14 +107,13 @@ def test_a_bad_clock_reading_is_refused() -> None:
 # --- the guarantee over windows ------------------------------------------------------
 
 
-def window_bound(calls: int, burst: int, per: int, window: int) -> int:
-    """A bucket at rest (at most burst - 1: every check that can pay does) plus
-    one refill per interval the window can reach."""
-    return burst - 1 + calls * math.ceil(window / per)
+def window_bound(calls: int, burst: int, per: float, window: float) -> int:
+    """A full bucket (new or idle) plus one refill per interval the window can reach."""
+    return burst + calls * math.ceil(window / per)
 
 
-def most_in_any_window(grants: list[int], window: int) -> int:
-    """The largest number of grants in any window [t, t + window) (whole time units)."""
+def most_in_any_window(grants: list[float], window: float) -> int:
+    """The largest number of grants in any window [t, t + window)."""
     grants = sorted(grants)
     most, low = 0, 0
     for high, at in enumerate(grants):
@@ -124,23 +123,24 @@ def most_in_any_window(grants: list[int], window: int) -> int:
     return most
 
 
+#: Just before a whole second: a refill counts within `TOLERANCE` of its time.
+EARLY = 1 - 5e-7
+
+
 @pytest.mark.parametrize(
-    ("grants_us", "window_us"),
+    ("grants", "window"),
     [
-        # Bucket made at 0 (one grant), 9 spent at 0.5 s, the refill at 1 s spent.
-        ([0] + [500_000] * 9 + [1_000_000] * 10, 1_000_000),
-        # A 1 ms window: the rest of the bucket, then a refill 0.6 ms later.
-        ([500] + [999_900] * 9 + [1_000_500] * 10, 1_000),
+        # The new bucket spent at 0, its first refill a moment before 1 s.
+        ([0.0] * 10 + [EARLY] * 10, 1.0),
         # A 2 s window reaches two refills.
-        ([0] + [1] * 9 + [1_000_000] * 10 + [2_000_000] * 10, 2_000_000),
+        ([0.0] * 10 + [EARLY] * 10 + [1 + EARLY] * 10, 2.0),
     ],
 )
-def test_the_window_bound_is_reached(grants_us: list[int], window_us: int) -> None:
+def test_the_window_bound_is_reached(grants: list[float], window: float) -> None:
     limiter = RateLimiter(10)
-    assert all(limiter.try_acquire(us / 1e6) == 0.0 for us in grants_us)
-    assert limiter.try_acquire(grants_us[-1] / 1e6) > 0
-    bound = window_bound(10, 10, 1_000_000, window_us)
-    assert most_in_any_window(grants_us, window_us) == bound
+    assert all(limiter.try_acquire(at) == 0.0 for at in grants)
+    assert limiter.try_acquire(grants[-1]) > 0
+    assert most_in_any_window(grants, window) == window_bound(10, 10, 1.0, window)
 
 
 @settings(max_examples=200, deadline=None)
@@ -160,7 +160,7 @@ def test_no_window_gets_more_than_a_bucket_plus_one_refill_per_interval(
     limiter = RateLimiter(calls, per=per_ms / 1000, burst=burst)
     queue = [(time_ms, caller) for caller, time_ms in enumerate(arrivals)]
     heapq.heapify(queue)
-    grants: list[int] = []
+    grants: list[float] = []
     while queue:
         time_ms, caller = heapq.heappop(queue)
         wait = limiter.try_acquire(time_ms / 1000)

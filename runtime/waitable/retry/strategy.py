@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from ..backoff import Backoff, ExponentialFullJitter
-from ..clock import Clock, SystemClock
+from ..clock import Clock, SystemClock, wall_reading
 from ..definition import (
     Acceptor,
     AcceptorState,
@@ -219,6 +219,7 @@ class StandardRetryStrategy:
             self.rng,
             judge=judge,
             call_retry=retrying,
+            wall=None if self.token_bucket is None else wall_reading(self.clock),
         )
 
 
