@@ -232,3 +232,49 @@ def test_arguments_are_checked() -> None:
         StandardRetryStrategy(max_time=float("nan"))
     with pytest.raises(WaiterConfigurationError, match="policy"):
         StandardRetryStrategy().retry(object(), lambda: 1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("max_backoff", [-2.5, float("nan"), float("inf"), True, "5"])
+def test_a_bad_max_backoff_is_refused_when_the_strategy_is_made(
+    max_backoff: Any,
+) -> None:
+    with pytest.raises(WaiterConfigurationError, match="max_backoff"):
+        StandardRetryStrategy(max_backoff=max_backoff)
+
+
+class CountingPolicy(StandardRetryPolicy):
+    """The standard policy, counting the outcomes it is asked about."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[str] = []
+
+    def evaluate(self, outcome: Any) -> Any:
+        self.seen.append(type(outcome).__name__)
+        return super().evaluate(outcome)
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+@given(failures=st.integers(0, 4))
+@settings(max_examples=10, deadline=None)
+def test_the_policy_is_asked_once_per_try(asynchronous: bool, failures: int) -> None:
+    """Seed 001 evaluates each try's outcome once: a policy that counts its own
+    calls (a retry budget) is charged one per try."""
+    policy = CountingPolicy()
+    tries: list[int] = []
+
+    def block() -> str:
+        tries.append(1)
+        if len(tries) <= failures:
+            raise TimeoutError("timed out")
+        return "ok"
+
+    async def block_async() -> str:
+        return block()
+
+    strategy = StandardRetryStrategy(max_attempts=5, clock=VirtualClock())
+    if asynchronous:
+        assert asyncio.run(strategy.retry_async(policy, block_async)) == "ok"
+    else:
+        assert strategy.retry(policy, block) == "ok"
+    assert policy.seen == ["Raised"] * failures + ["Returned"]

@@ -36,11 +36,11 @@ from ..errors import (
     WaiterFailureStateError,
     WaiterTimeoutError,
 )
-from ..flow import CallRetry, Raised, Returned, WaitPlan, flow, start
+from ..flow import CallRetry, CutOff, Raised, Returned, WaitPlan, flow, start
 from ..matching import Verdict
 from ..options import WaitOptions
 from ..results import WaiterResult
-from .directives import TerminateAndSucceed
+from .directives import RetryDirective, TerminateAndSucceed
 from .policy import RetryPolicy, StandardRetryPolicy
 from .token_bucket import StandardRetryTokenBucket
 
@@ -149,6 +149,15 @@ class StandardRetryStrategy:
                 f"backoff must be a strategy such as ExponentialFullJitter(), "
                 f"got {self.backoff!r}"
             )
+        if (
+            isinstance(self.max_backoff, bool)
+            or not isinstance(self.max_backoff, (int, float))
+            or not 0 <= self.max_backoff < math.inf
+        ):
+            raise WaiterConfigurationError(
+                f"max_backoff must be a finite number of seconds >= 0 (the longest "
+                f"pause before a retry), got {self.max_backoff!r}"
+            )
 
     def call_retry(self) -> CallRetry:
         """This strategy as the engine's per-call retry settings."""
@@ -194,19 +203,21 @@ class StandardRetryStrategy:
                 f"got {policy!r}"
             )
 
+        once = _EvaluatedOnce(policy)
+
         def judge(
             plan: WaitPlan,
             outcome: Returned | Raised,
             input_data: Any,
             code: str | None,
         ) -> Verdict | None:
-            directive = policy.evaluate(outcome)
+            directive = once.evaluate(outcome)
             return _SUCCESS if isinstance(directive, TerminateAndSucceed) else None
 
         max_time = math.inf if self.max_time is None else float(self.max_time)
         options = WaitOptions(max_time, 0.0, self.max_backoff, 1, self.backoff)
         retrying = CallRetry(
-            policy=policy,
+            policy=once,
             backoff=self.backoff,
             max_attempts=self.max_attempts,
             max_time=max_time,
@@ -221,6 +232,24 @@ class StandardRetryStrategy:
             call_retry=retrying,
             wall=None if self.token_bucket is None else wall_reading(self.clock),
         )
+
+
+class _EvaluatedOnce:
+    """The user's policy asked once per outcome: the judge asks first (success
+    ends the retries), then the retry step asks the same outcome again and is
+    given the same directive (seed 001 evaluates each try once)."""
+
+    def __init__(self, policy: RetryPolicy[Any]) -> None:
+        self.policy = policy
+        self.outcome: object = None
+        self.directive: RetryDirective | None = None
+
+    def evaluate(self, outcome: Returned | Raised | CutOff) -> RetryDirective:
+        """The policy's directive for `outcome`, asked only the first time."""
+        if self.directive is None or outcome is not self.outcome:
+            self.directive = self.policy.evaluate(outcome)
+            self.outcome = outcome
+        return self.directive
 
 
 _RETRY_DEFINITION = WaiterDefinition(
