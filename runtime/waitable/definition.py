@@ -390,12 +390,11 @@ def _output_reads(acceptors: Iterable[Acceptor]) -> Reads:
     root = Reads()
     for acceptor in acceptors:
         matcher = acceptor.matcher
-        expressions = [acceptor.message] if acceptor.message else []
+        if acceptor.message:  # a message reads the output, whatever the matcher
+            root.merge(output_reads_of(acceptor.message))
         if isinstance(matcher, (OutputMatcher, InputOutputMatcher)):
-            expressions.append(matcher.path)
-        for expression in expressions:
             root.merge(
-                output_reads_of(expression, isinstance(matcher, InputOutputMatcher))
+                output_reads_of(matcher.path, isinstance(matcher, InputOutputMatcher))
             )
     return root
 

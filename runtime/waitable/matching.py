@@ -279,6 +279,7 @@ def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> 
         matcher = acceptor.matcher
         try:
             seen: Any = _UNSET
+            both = False
             if isinstance(matcher, PathMatcher):
                 if data is _UNSET:
                     data = _convert(definition, output, index)
@@ -312,10 +313,13 @@ def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> 
             else:
                 continue
             if hit:
-                if seen is _UNSET and acceptor.compiled_message is not None:
+                if acceptor.compiled_message is None:
+                    return Verdict(acceptor.state, index, None)
+                # The message reads the output (the spec), also for `inputOutput`.
+                if seen is _UNSET or both:
                     if data is _UNSET:
                         data = _convert(definition, output, index)
-                    seen = data
+                    seen = data if seen is _UNSET else seen["output"]
                 return Verdict(
                     acceptor.state, index, _message(acceptor, seen, definition, index)
                 )
