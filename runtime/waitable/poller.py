@@ -45,9 +45,11 @@ from .errors import (
     WaiterTimeoutError,
 )
 from .flow import Raised, Returned, WaitPlan, WaitState, flow, start
+from .history import History
 from .matching import Verdict
 from .options import WaitOptions, validate_max_attempts, validate_seconds
 from .results import Attempt, WaiterResult
+from .seconds import MAX_SECONDS, describe_value
 
 __all__ = [
     "FINAL_CHECK_TIME",
@@ -238,6 +240,10 @@ class Poller(Generic[T]):
         )
         self._stop = stop
         self._wait: WaitState | None = None
+        # The session's attempts as `PollAttempt`s, converted once each (`_history`).
+        self._source: History | None = None
+        self._seen: list[PollAttempt] = []
+        self._seen_tuple: tuple[PollAttempt, ...] = ()
         self._final: PollerState | None = None
         self._error: RetriesExhaustedError | None = None
 
@@ -360,8 +366,17 @@ class Poller(Generic[T]):
         delay = rule(self._view(self._wait, PollStatus.ATTEMPT_FAILED, None))
         if isinstance(delay, bool) or not isinstance(delay, (int, float)):
             raise WaiterConfigurationError(
-                f"poller {self.name}: the delay function returned {_short(delay)}; "
-                "return a number of seconds >= 0"
+                f"poller {self.name}: the delay= function {_rule_name(rule)} returned "
+                f"{_short(delay)} after attempt {retry.attempt}; return a number of "
+                f"seconds from 0 to {MAX_SECONDS} (100 years)"
+            )
+        if not 0 <= delay <= MAX_SECONDS:  # NaN fails both comparisons
+            # Checked here, not left to the engine, so the error names the user's
+            # function rather than this method standing in for it as the backoff.
+            raise WaiterConfigurationError(
+                f"poller {self.name}: the delay= function {_rule_name(rule)} returned "
+                f"{describe_value(delay)} after attempt {retry.attempt}; return a "
+                f"finite number of seconds from 0 to {MAX_SECONDS} (100 years)"
             )
         return delay
 
@@ -402,11 +417,31 @@ class Poller(Generic[T]):
     def _view(
         self, state: WaitState, status: PollStatus, next_delay: float | None
     ) -> PollerState:
-        history = tuple(_attempt(a) for a in state.history)
+        history = self._history(state)
         value = history[-1].value if history else None
         return PollerState(
             status, state.attempts, value, next_delay, state.total_delay, history
         )
+
+    def _history(self, state: WaitState) -> tuple[PollAttempt, ...]:
+        """The session's attempts as `PollAttempt`s, each converted once.
+
+        A delay or max_attempts function is called after every attempt; converting
+        the whole history each time made a session quadratic in its attempts. The
+        engine's history only grows (a poller keeps every attempt), so only the
+        attempts new since the last call are converted; a tuple handed out earlier
+        is never changed, and the same one is returned until an attempt is added.
+        """
+        history = state.history
+        seen = self._seen
+        count = len(history)
+        if history is not self._source or count < len(seen):
+            self._source, self._seen_tuple = history, ()
+            seen.clear()
+        if count > len(seen):
+            seen.extend(_attempt(history[at]) for at in range(len(seen), count))
+            self._seen_tuple = tuple(seen)
+        return self._seen_tuple
 
     def _turn(self, state: WaitState, turn: Any) -> PollerState:
         if isinstance(turn, WaiterResult):
@@ -460,6 +495,12 @@ def _attempt(attempt: Attempt[Any]) -> PollAttempt:
     )
 
 
+def _rule_name(rule: Callable[..., Any]) -> str:
+    """The user's function as an error message names it: its qualified name, else its repr."""
+    name = getattr(rule, "__qualname__", None)
+    return name if isinstance(name, str) else describe_value(rule)
+
+
 def _delay_rule(name: str, delay: DelayRule) -> DelayRule:
     if callable(delay):
         return delay
@@ -468,8 +509,9 @@ def _delay_rule(name: str, delay: DelayRule) -> DelayRule:
             f"poller {name}: delay must be seconds (a number >= 0) or a function of "
             f"the PollerState, got {_short(delay)}"
         )
-    if not 0 <= delay < math.inf:
+    if not 0 <= delay <= MAX_SECONDS:  # NaN fails both comparisons
         raise WaiterConfigurationError(
-            f"poller {name}: delay must be a finite number of seconds >= 0, got {delay!r}"
+            f"poller {name}: delay must be a finite number of seconds from 0 to "
+            f"{MAX_SECONDS} (100 years), got {delay!r}"
         )
     return delay

@@ -33,6 +33,7 @@ from .flow import WaitState
 from .history import History
 from .jsondata import to_json_data
 from .results import Attempt, Retry, WaiterResult
+from .seconds import MAX_SECONDS, SecondsError, describe_value, parse_seconds
 
 __all__ = [
     "DEFAULT_HISTORY_LIMIT",
@@ -202,7 +203,11 @@ class SavedWait:
 
     @classmethod
     def from_data(cls, data: Any) -> SavedWait:
-        """The record `to_data` wrote, checked field by field."""
+        """The record `to_data` wrote, checked field by field.
+
+        Settings are held to the rules `start()` applied to them (`waitable.options`),
+        so a tampered record is refused here, before `poll_once` sends a request.
+        """
         if not isinstance(data, dict) or data.get("version") != _VERSION:
             raise WaiterConfigurationError(
                 "a saved wait must be a JSON object written by SavedWait.to_json() "
@@ -212,30 +217,56 @@ class SavedWait:
             saved = cls(
                 waiter=_text(data["waiter"]),
                 input=data["input"],
-                max_wait_time=_number_or_inf(data["max_wait_time"]),
-                min_delay=_number(data["min_delay"]),
-                max_delay=_number(data["max_delay"]),
-                max_attempts=_optional_count(data["max_attempts"]),
+                max_wait_time=_seconds_or_inf("max_wait_time", data["max_wait_time"]),
+                min_delay=_seconds("min_delay", data["min_delay"]),
+                max_delay=_seconds("max_delay", data["max_delay"]),
+                max_attempts=_max_attempts(data["max_attempts"]),
                 started_at=_number(data["started_at"]),
                 deadline=_number_or_inf(data["deadline"]),
                 rng_state=data["rng_state"],
                 attempts=_count(data["attempts"]),
-                next_delay=_number(data["next_delay"]),
+                next_delay=_delay("next_delay", data["next_delay"], MAX_NEXT_DELAY),
                 next_poll_at=(
                     None
                     if data["next_poll_at"] is None
                     else _number(data["next_poll_at"])
                 ),
                 final=bool(data["final"]),
-                total_delay=_number(data["total_delay"]),
+                total_delay=_delay("total_delay", data["total_delay"], math.inf),
                 last_output=data["last_output"],
                 history=list(data["history"]),
-                history_limit=_count(data["history_limit"]),
+                history_limit=_history_limit(data["history_limit"]),
             )
+            if saved.min_delay > saved.max_delay:
+                raise _refused(
+                    "min_delay",
+                    saved.min_delay,
+                    f"at most the record's max_delay ({saved.max_delay!r})",
+                )
+            if saved.max_wait_time == math.inf and saved.max_attempts is None:
+                # A wait without a deadline is one that a cap ends (`custom_waiter`).
+                raise _refused(
+                    "max_wait_time", None, "given when max_attempts is null (no cap)"
+                )
+            if (saved.deadline == math.inf) != (saved.max_wait_time == math.inf):
+                raise _refused(
+                    "deadline",
+                    data["deadline"],
+                    "null exactly when max_wait_time is null (no deadline)",
+                )
             saved.rng()
             for entry in saved.history:
                 attempt_from_data(entry)
-        except (KeyError, TypeError, ValueError, binascii.Error, struct.error) as error:
+        except WaiterConfigurationError:
+            raise
+        except (
+            KeyError,
+            TypeError,
+            ValueError,
+            ArithmeticError,  # e.g. int(1e400) in a history entry
+            binascii.Error,
+            struct.error,
+        ) as error:
             raise WaiterConfigurationError(
                 f"a saved wait has a missing or malformed field: {error!r}; pass the "
                 "JSON that SavedWait.to_json() wrote, unchanged"
@@ -343,8 +374,68 @@ def _count(value: Any) -> int:
     return value
 
 
-def _optional_count(value: Any) -> int | None:
-    return None if value is None else _count(value)
+#: The largest `next_delay` a record may hold. The engine's delays are at most
+#: `MAX_SECONDS`, but the final one is the time left to the deadline, which
+#: rounding (or a wall clock set back between processes) can stretch past it.
+MAX_NEXT_DELAY = 2 * MAX_SECONDS
+
+
+def _refused(name: str, value: Any, allowed: str) -> WaiterConfigurationError:
+    """The error for a saved wait's field `name` holding `value`, saying what is `allowed`."""
+    return WaiterConfigurationError(
+        f"a saved wait's {name} must be {allowed}, got {describe_value(value)}; pass "
+        "the JSON that SavedWait.to_json() wrote, unchanged"
+    )
+
+
+def _seconds(name: str, value: Any) -> float:
+    """A delay bound or time limit, held to the options' rule (`parse_seconds`)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _refused(name, value, "a number of seconds")
+    try:
+        return parse_seconds(value)
+    except SecondsError:
+        raise _refused(
+            name,
+            value,
+            f"a positive, finite number of seconds, at most {MAX_SECONDS} (100 years)",
+        ) from None
+
+
+def _seconds_or_inf(name: str, value: Any) -> float:
+    """`_seconds`, or infinity for the null that a wait without a deadline writes."""
+    return math.inf if value is None else _seconds(name, value)
+
+
+def _delay(name: str, value: Any, most: float) -> float:
+    """A delay the engine computed (or a sum of them): finite, from 0 to `most` seconds."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not 0 <= value <= most  # NaN fails both comparisons
+        or not math.isfinite(value)
+    ):
+        allowed = "a finite number of seconds >= 0"
+        if math.isfinite(most):
+            allowed = f"a number of seconds from 0 to {most}"
+        raise _refused(name, value, allowed)
+    return value
+
+
+def _max_attempts(value: Any) -> int | None:
+    """The poll cap, as `validate_max_attempts` allows it: an integer >= 1 or null."""
+    if value is None or (
+        not isinstance(value, bool) and isinstance(value, int) and value >= 1
+    ):
+        return value
+    raise _refused("max_attempts", value, "an integer >= 1, or null for no cap")
+
+
+def _history_limit(value: Any) -> int:
+    """The history's bound, as the waiter's constructor allows it: an integer >= 1."""
+    if not isinstance(value, bool) and isinstance(value, int) and value >= 1:
+        return value
+    raise _refused("history_limit", value, "an integer >= 1")
 
 
 def _finite_or_none(value: float) -> float | None:
