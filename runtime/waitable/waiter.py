@@ -122,16 +122,7 @@ class _WaiterBase(Generic[InputT, OutputT]):
                 f"waitable.RateLimiter(10, per=1.0), got {rate_limit!r}"
             )
         self.rate_limit = rate_limit
-        if history_limit is not None and (
-            isinstance(history_limit, bool)
-            or not isinstance(history_limit, int)
-            or history_limit < 1
-        ):
-            raise WaiterConfigurationError(
-                f"waiter {definition.name}: history_limit must be an integer >= 1 "
-                f"(or None to keep every attempt), got {history_limit!r}"
-            )
-        self.history_limit = history_limit
+        self.history_limit = _checked_history_limit(definition.name, history_limit)
         bind = bind_operation if invoker is None else invoker
         self._call: OperationCall = bind(
             client, type(self).operation_method, definition.name
@@ -357,6 +348,7 @@ class _WaiterBase(Generic[InputT, OutputT]):
         history_limit: int | None,
     ) -> SavedWait:
         options = self._options(max_wait_time, min_delay, max_delay, max_attempts, None)
+        history_limit = _checked_history_limit(self.definition.name, history_limit)
         now = WallClock(self.clock).now()
         delay, final = self._first_delay(options)
         return SavedWait(
@@ -559,6 +551,20 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
             awaitable=self._awaitable_check,
         )
         return self._step(saved, state, rng, turn)
+
+
+def _checked_history_limit(waiter: str, history_limit: int | None) -> int | None:
+    """`history_limit` when it is an integer >= 1 or None (keep every attempt)."""
+    if history_limit is not None and (
+        isinstance(history_limit, bool)
+        or not isinstance(history_limit, int)
+        or history_limit < 1
+    ):
+        raise WaiterConfigurationError(
+            f"waiter {waiter}: history_limit must be an integer >= 1 "
+            f"(or None to keep every attempt), got {history_limit!r}"
+        )
+    return history_limit
 
 
 async def _raising(error: Exception) -> Any:

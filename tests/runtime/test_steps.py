@@ -301,3 +301,16 @@ def test_the_random_state_travels_compactly() -> None:
     )
     assert len(json.dumps(saved.rng_state)) < 3500
     assert saved.rng().random() == random.Random(1).random()
+
+
+@pytest.mark.parametrize("history_limit", [0, -1, 2.5, True, "3"])
+def test_start_checks_history_limit_as_the_constructor_does(
+    history_limit: Any,
+) -> None:
+    """`start(history_limit=-1)` made a record that `poll_once` broke on (an
+    `IndexError` with `on_attempt`) and `from_json` refused; 0 became 50."""
+    waiter = waiter_class(THING_EXISTS)(
+        Script(VirtualClock(), []), clock=VirtualClock()
+    )
+    with pytest.raises(WaiterConfigurationError, match="history_limit must be"):
+        waiter.start({}, max_wait_time=60, history_limit=history_limit)
