@@ -137,6 +137,11 @@ class WaiterMaxAttemptsError(WaiterError):
     ) -> None:
         if math.isinf(max_wait_time):
             left = "with no max_wait_time; raise max_attempts to keep waiting"
+        elif remaining <= 0.0:  # the last poll was also the deadline's final one
+            left = (
+                f"as max_wait_time={max_wait_time:g}s ran out too; raise both to "
+                "keep waiting"
+            )
         else:
             left = (
                 f"with {remaining:.1f}s of max_wait_time={max_wait_time:g}s still left; "

@@ -569,7 +569,7 @@ def _check_room(plan: WaitPlan, state: WaitState, now: float, remaining: float) 
                 _result(state, plan.definition, now),
                 max_attempts=polls if cap is None else cap,
                 max_wait_time=options.max_wait_time,
-                remaining=max(remaining, 0.0),
+                remaining=0.0 if state.final else max(remaining, 0.0),
             )
         )
     if state.final or remaining <= _EPSILON:

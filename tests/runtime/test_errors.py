@@ -22,7 +22,7 @@ from waitable import (
     WaiterTimeoutError,
 )
 
-from .harness import SUCCESS, THING_EXISTS, ServiceError, run_async, run_sync
+from .harness import DRIVERS, SUCCESS, THING_EXISTS, ServiceError, run_async, run_sync
 
 FAILED = AcceptorState.FAILURE
 
@@ -83,11 +83,13 @@ def test_failure_acceptor_message(
         assert "reached a failure state (acceptor 0" in str(error)
 
 
-def test_message_on_an_input_output_acceptor_sees_input_and_output() -> None:
+def test_message_on_an_input_output_acceptor_reads_the_output() -> None:
+    """The spec: the message "extracts a human-readable message from the operation
+    output" (the validator checks it against the output too)."""
     matcher = InputOutputMatcher(
         "output.state == 'FAILED'", "true", Comparator.BOOLEAN_EQUALS
     )
-    definition = failing("join(' ', [input.name, output.why])", matcher)
+    definition = failing("join(' ', [state, why])", matcher)
     run = run_sync(
         definition,
         [{"state": "FAILED", "why": "broke"}],
@@ -95,7 +97,7 @@ def test_message_on_an_input_output_acceptor_sees_input_and_output() -> None:
         max_wait_time=60,
     )
     assert isinstance(run.error, WaiterFailureStateError)
-    assert run.error.reason == "job-1 broke"
+    assert run.error.reason == "FAILED broke"
 
 
 def test_message_on_an_error_type_acceptor_reads_the_error_response() -> None:
@@ -176,3 +178,22 @@ def test_the_last_output_is_kept_when_the_wait_fails() -> None:
     error = outcomes()["operation"]
     assert error.result.output == {"status": "x"}
     assert error.result.history[-1].error_type == "AccessDenied"
+
+
+@pytest.mark.parametrize("driver", sorted(DRIVERS))
+def test_both_limits_at_once_say_so(driver: str) -> None:
+    """The final poll, at the deadline, is also the max_attempts-th: the message
+    said time was left and advised raising max_attempts alone."""
+    run = DRIVERS[driver](
+        THING_EXISTS,
+        [{"status": "pending"}],
+        max_wait_time=4,
+        max_attempts=2,
+        min_delay=2,
+    )
+    assert isinstance(run.error, WaiterMaxAttemptsError)
+    assert run.clock_end == 4.0 and len(run.calls) == 2
+    assert run.error.remaining == 0.0
+    message = str(run.error)
+    assert "max_wait_time=4s ran out too; raise both" in message
+    assert "still left" not in message
