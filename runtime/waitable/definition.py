@@ -429,6 +429,11 @@ class _TraitReader:
         if not isinstance(raw_acceptors, list) or not raw_acceptors:
             raise self.fail("`acceptors` must be a non-empty list")
         acceptors = tuple(self.acceptor(a, i) for i, a in enumerate(raw_acceptors))
+        if all(acceptor.state is not AcceptorState.SUCCESS for acceptor in acceptors):
+            raise self.fail(
+                "`acceptors` must hold one with the `success` state (the spec's MUST: "
+                "without it a wait can only fail or time out)"
+            )
         tags = value.get("tags", [])
         if not isinstance(tags, list) or not all(
             isinstance(t, str) and t for t in tags

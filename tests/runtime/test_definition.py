@@ -229,6 +229,15 @@ BAD_TRAITS = [
     ({}, "`acceptors` must be a non-empty list"),
     ({"acceptors": []}, "`acceptors` must be a non-empty list"),
     (
+        {
+            "acceptors": [
+                {"state": "retry", "matcher": {"errorType": "NotFound"}},
+                {"state": "failure", "matcher": {"success": True}},
+            ]
+        },
+        "must hold one with the `success` state",
+    ),
+    (
         {"acceptors": [{"state": "done", "matcher": {"success": True}}]},
         "`state` must be success",
     ),
