@@ -256,6 +256,8 @@ def flow(
     )
     if state.next_poll_at is not None and state.next_poll_at > (started := now()):
         yield SavedPause(state.next_poll_at - started)
+        if state.final and now() < state.next_poll_at - START_TOLERANCE:
+            state.final = False  # polled early (`poll_once`): time is left after it
     while True:
         if judge is None:  # one try, no limiter: the call without `make_call`
             started = now()

@@ -314,3 +314,22 @@ def test_start_checks_history_limit_as_the_constructor_does(
     )
     with pytest.raises(WaiterConfigurationError, match="history_limit must be"):
         waiter.start({}, max_wait_time=60, history_limit=history_limit)
+
+
+def test_an_early_poll_of_a_final_record_is_not_the_final_poll() -> None:
+    """The record's next poll is the deadline's final one; a caller that polls
+    before it (poll_once skips the pause) still has time left: the wait goes on,
+    and its final poll is again the one at the deadline."""
+    clock = VirtualClock(wall_start=1000)
+    script = Script(clock, [{"status": "pending"}])
+    waiter = waiter_class(THING_EXISTS)(script, clock=clock)
+    first = waiter.poll_once(waiter.start({}, max_wait_time=3))
+    assert first.state.final and first.next_delay == 3
+    clock.advance(1)
+    early = waiter.poll_once(first.state)  # ended the wait as a timeout before
+    assert not early.done and early.state.final
+    assert early.next_delay == 2
+    clock.advance(2)
+    with pytest.raises(WaiterTimeoutError):
+        waiter.poll_once(early.state)
+    assert len(script.calls) == 3
