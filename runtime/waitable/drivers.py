@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Generator
 from typing import Any
 
 from .actions import (
+    EPSILON,
     Action,
     CutOff,
     Late,
@@ -312,7 +313,9 @@ class _Cutoff(Generator[Any, Any, Any]):
         self.armed_at = when
         if when == math.inf:
             return
-        self.handle = self._schedule(max(when - now(), 0.0))
+        # EPSILON past `when`: a response arriving exactly at it counts, as the sync
+        # driver counts it (`arrived_late` allows EPSILON), on any clock.
+        self.handle = self._schedule(max(when - now(), 0.0) + EPSILON)
 
     def _schedule(self, delay: float) -> TimerHandle:
         """Call this cut-off in `delay` seconds: in the loop's own time (uvloop's is coarser)."""
