@@ -18,7 +18,6 @@ from collections.abc import Awaitable, Callable, Coroutine, Generator
 from typing import Any
 
 from .actions import (
-    EPSILON,
     Action,
     CutOff,
     Late,
@@ -313,9 +312,7 @@ class _Cutoff(Generator[Any, Any, Any]):
         self.armed_at = when
         if when == math.inf:
             return
-        # EPSILON past `when`: a response arriving exactly at it counts, as the sync
-        # driver counts it (`arrived_late` allows EPSILON), on any clock.
-        self.handle = self._schedule(max(when - now(), 0.0) + EPSILON)
+        self.handle = self._schedule(max(when - now(), 0.0))
 
     def _schedule(self, delay: float) -> TimerHandle:
         """Call this cut-off in `delay` seconds: in the loop's own time (uvloop's is coarser)."""
