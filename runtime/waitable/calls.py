@@ -103,7 +103,10 @@ class CallRetry:
     """How one poll's call is retried (seed 001): policy, bucket, backoff, attempts.
 
     `max_attempts` counts tries of one call (the first included); `max_time` caps
-    the seconds one call and its retries may take (the wait's deadline caps it too).
+    when its retries may start (a backoff or a wait for capacity that would end past
+    it stops the retries; the wait's deadline caps it too). A try already running is
+    cut off at the wait's deadline only (`StandardRetryStrategy.retry` runs with
+    `max_time` as its deadline, so there it cuts a try off too).
     """
 
     policy: RetryPolicyLike
@@ -158,7 +161,8 @@ def make_call(
             yield from _take_rate_token(plan.rate_limit, state, now, shift)
         started = now()
         poll = poll_for(plan, state, started)
-        if poll is None:
+        if poll is None:  # the try is not made: its token ends as a failure
+            _resolve(token, started + shift, success=False)
             return CallRecord(LATE, started, started, retries, late=True)
         outcome: Any = yield poll
         finished = now()

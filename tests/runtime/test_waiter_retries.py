@@ -245,3 +245,51 @@ def test_retry_and_rate_limit_arguments_are_checked() -> None:
     with pytest.raises(ValueError, match="history_limit"):
         cls(lambda i: {}, history_limit=0)
     assert math.isfinite(RateLimiter(10).try_acquire(0.0) + 0)
+
+
+class RecordingBucket:
+    """A token bucket whose tokens note how each call's token ended."""
+
+    def __init__(self) -> None:
+        self.ended: list[str] = []
+
+    def acquire_token(self, now: float) -> Any:
+        bucket = self
+
+        class Token:
+            wait = 0.0
+
+            def schedule_retry(self, reason: Any, now: float) -> float:
+                return 0.0
+
+            def notify_success(self, now: float) -> None:
+                bucket.ended.append("success")
+
+            def notify_failure(self, now: float) -> None:
+                bucket.ended.append("failure")
+
+        return Token()
+
+
+def test_a_call_the_rate_limit_kept_from_starting_ends_its_token() -> None:
+    """Seed 001: every token ends in success, failure or a retry; a try that the
+    rate limit pushed past the deadline is not made, and its token fails."""
+    from waitable import RateLimiter, WaiterTimeoutError
+    from waitable.retry import StandardRetryStrategy
+    from waitable.testing import VirtualClock
+
+    from .harness import THING_EXISTS, Script, waiter_class
+
+    clock = VirtualClock()
+    bucket = RecordingBucket()
+    limiter = RateLimiter(1, per=1000)
+    limiter.try_acquire(clock.wall())  # the only token, taken by someone else
+    waiter = waiter_class(THING_EXISTS)(
+        Script(clock, [{"status": "success"}]),
+        clock=clock,
+        retry=StandardRetryStrategy(token_bucket=bucket),  # type: ignore[arg-type]
+        rate_limit=limiter,
+    )
+    with pytest.raises(WaiterTimeoutError):
+        waiter.wait({}, max_wait_time=10)
+    assert bucket.ended == ["failure"]
