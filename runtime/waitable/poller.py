@@ -364,19 +364,15 @@ class Poller(Generic[T]):
         if not callable(rule):
             return rule
         delay = rule(self._view(self._wait, PollStatus.ATTEMPT_FAILED, None))
-        if isinstance(delay, bool) or not isinstance(delay, (int, float)):
-            raise WaiterConfigurationError(
-                f"poller {self.name}: the delay= function {_rule_name(rule)} returned "
-                f"{_short(delay)} after attempt {retry.attempt}; return a number of "
-                f"seconds from 0 to {MAX_SECONDS} (100 years)"
-            )
-        if not 0 <= delay <= MAX_SECONDS:  # NaN fails both comparisons
+        number = not isinstance(delay, bool) and isinstance(delay, (int, float))
+        if not number or not 0 <= delay <= MAX_SECONDS:  # NaN fails both comparisons
             # Checked here, not left to the engine, so the error names the user's
             # function rather than this method standing in for it as the backoff.
+            shown = describe_value(delay) if number else _short(delay)
             raise WaiterConfigurationError(
                 f"poller {self.name}: the delay= function {_rule_name(rule)} returned "
-                f"{describe_value(delay)} after attempt {retry.attempt}; return a "
-                f"finite number of seconds from 0 to {MAX_SECONDS} (100 years)"
+                f"{shown} after attempt {retry.attempt}; return a finite number of "
+                f"seconds from 0 to {MAX_SECONDS} (100 years)"
             )
         return delay
 

@@ -267,7 +267,9 @@ def test_bad_options_are_refused_at_construction(
 
 
 def test_a_delay_or_max_attempts_function_must_answer_in_kind() -> None:
-    with pytest.raises(WaiterConfigurationError, match="return a number of seconds"):
+    with pytest.raises(
+        WaiterConfigurationError, match="return a finite number of seconds"
+    ):
         Poller(answers(False), delay=lambda s: "soon", clock=VirtualClock()).poll()  # type: ignore[arg-type, return-value]
     with pytest.raises(WaiterConfigurationError, match="must return True"):
         Poller(answers(False), max_attempts=lambda s: 3, clock=VirtualClock()).poll()  # type: ignore[arg-type, return-value]

@@ -56,18 +56,19 @@ def test_a_stale_reading_counts_as_the_buckets_time() -> None:
     assert limiter.bucket == (0, 11.0)
 
 
+def stored(store: dict[str, Bucket], calls: int) -> RateLimiter:
+    """A limiter of `calls` per second whose bucket is `store["user"]`."""
+    return RateLimiter(
+        calls,
+        per=1.0,
+        load=lambda: store.get("user"),
+        save=lambda bucket: store.__setitem__("user", bucket),
+    )
+
+
 def test_a_bucket_kept_in_an_external_store_is_shared() -> None:
     store: dict[str, Bucket] = {}
-
-    def limiter() -> RateLimiter:
-        return RateLimiter(
-            3,
-            per=1.0,
-            load=lambda: store.get("user"),
-            save=lambda bucket: store.__setitem__("user", bucket),
-        )
-
-    first, second = limiter(), limiter()  # e.g. two processes on one store
+    first, second = stored(store, 3), stored(store, 3)  # two processes on one store
     assert first.try_acquire(0.0) == 0.0
     assert second.try_acquire(0.0) == 0.0
     assert first.try_acquire(0.0) == 0.0

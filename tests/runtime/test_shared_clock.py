@@ -20,6 +20,8 @@ from waitable.custom import custom_waiter, path, success
 from waitable.retry import StandardRetryStrategy, StandardRetryTokenBucket
 from waitable.testing import VirtualClock
 
+from .test_rate_limiter import stored
+
 WALL = 1_700_000_000.0
 Thing = custom_waiter(
     "Thing", acceptors=[success(path("status") == "ok")], min_delay=1, max_delay=1
@@ -100,19 +102,11 @@ def test_a_limiter_shared_by_wait_and_poll_once_grants_by_one_clock(
 def test_hosts_with_different_uptimes_share_a_stored_limiter() -> None:
     store: dict[str, Any] = {}
 
-    def limiter() -> RateLimiter:
-        return RateLimiter(
-            1,
-            per=1.0,
-            load=lambda: store.get("bucket"),
-            save=lambda bucket: store.__setitem__("bucket", bucket),
-        )
-
     host_a = VirtualClock(900_000.0, wall_start=WALL)  # up for ten days
     host_b = VirtualClock(3_600.0, wall_start=WALL)  # up for an hour
     answers = {"status": "ok"}
-    on_a = Thing(lambda request: answers, clock=host_a, rate_limit=limiter())
-    on_b = Thing(lambda request: answers, clock=host_b, rate_limit=limiter())
+    on_a = Thing(lambda request: answers, clock=host_a, rate_limit=stored(store, 1))
+    on_b = Thing(lambda request: answers, clock=host_b, rate_limit=stored(store, 1))
     on_a.wait({}, max_wait_time=60)
     host_a.advance(600)
     host_b.advance(600)
