@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "MAX_NODES", "to_json_data"]
+__all__ = ["MAX_DEPTH", "MAX_NODES", "first_loss", "to_json_data"]
 
 #: Levels of nesting kept; anything deeper is summarised as text.
 MAX_DEPTH = 200
@@ -90,3 +90,38 @@ def to_json_data(value: Any) -> Any:
         else:
             into[key] = _scalar(item)
     return root[0]
+
+
+def first_loss(value: Any, name: str) -> str | None:
+    """Where `value` (called `name`) would not come back from JSON as it is, and
+    what stands there ("input['When'] is a datetime"); None when it would (a
+    tuple comes back a list, which clients take alike). Walked without recursion."""
+    stack: list[tuple[Any, str, int]] = [(value, name, 0)]
+    budget = MAX_NODES
+    while stack:
+        item, where, depth = stack.pop()
+        if item is None or isinstance(item, (bool, str)):
+            continue
+        if isinstance(item, int):
+            if abs(item).bit_length() > 1000:
+                return f"{where} is an integer too long for JSON"
+            continue
+        if isinstance(item, float):
+            if not math.isfinite(item):
+                return f"{where} is {item!r}, which JSON does not hold"
+            continue
+        if isinstance(item, (Mapping, list, tuple)):
+            budget -= 1
+            if depth >= MAX_DEPTH or budget < 0:
+                return f"{where} nests deeper or holds more than JSON data kept here"
+            if isinstance(item, Mapping):
+                for key, child in item.items():
+                    if not isinstance(key, str):
+                        return f"{where} has the key {_summary(key)}, not text"
+                    stack.append((child, f"{where}[{key!r}]", depth + 1))
+            else:
+                for index, child in enumerate(item):
+                    stack.append((child, f"{where}[{index}]", depth + 1))
+            continue
+        return f"{where} is a {type(item).__name__}"
+    return None

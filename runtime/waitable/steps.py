@@ -31,7 +31,7 @@ from .definition import AcceptorState
 from .errors import WaiterConfigurationError
 from .flow import WaitState
 from .history import History
-from .jsondata import to_json_data
+from .jsondata import first_loss, to_json_data
 from .results import Attempt, Retry, WaiterResult
 from .seconds import MAX_SECONDS, SecondsError, describe_value, parse_seconds
 
@@ -168,7 +168,17 @@ class SavedWait:
         return json.dumps(self.to_data(), separators=(",", ":"), allow_nan=False)
 
     def to_data(self) -> dict[str, Any]:
-        """This record as JSON data (a dict)."""
+        """This record as JSON data (a dict). Its input must come back from JSON as
+        it is: a wait resumed elsewhere calls the client with what JSON gives back."""
+        loss = first_loss(self.input, "input")
+        if loss is not None:
+            raise WaiterConfigurationError(
+                f"waiter {self.waiter}: a saved wait's input must be JSON data as it "
+                f"is (a wait resumed from JSON calls the client with what JSON gives "
+                f"back), but {loss}; pass it as text or numbers the client takes "
+                "(a timestamp as ISO 8601 text), or keep polling in this process "
+                "without saving the record"
+            )
         return {
             "version": _VERSION,
             "waiter": self.waiter,
