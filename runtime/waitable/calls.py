@@ -369,21 +369,21 @@ def checked_delay(plan: WaitPlan, backoff: Backoff, retry: RetryContext) -> floa
     delay = backoff(retry)
     if is_plain_delay(delay):
         return delay  # the usual case, checked without the isinstance calls below
-    return _refused_unless_valid(plan, backoff, retry, delay)
+    return refused_unless_valid(plan.definition.name, backoff, retry, delay)
 
 
-def _refused_unless_valid(
-    plan: WaitPlan, backoff: Backoff, retry: RetryContext, delay: Any
+def refused_unless_valid(
+    waiter: str, backoff: Backoff, retry: RetryContext, delay: Any
 ) -> float:
-    """`delay`, as `backoff` answered `retry`, if it is a number of seconds >= 0; else
-    a `WaiterConfigurationError` that says what the strategy returned."""
+    """`delay`, as `backoff` answered `retry` for `waiter`, if it is a number of
+    seconds >= 0; else a `WaiterConfigurationError` that says what it returned."""
     if (
         isinstance(delay, bool)
         or not isinstance(delay, (int, float))
         or not 0 <= delay <= MAX_SECONDS
     ):
         raise WaiterConfigurationError(
-            f"waiter {plan.definition.name}: backoff {backoff!r} returned {delay!r} "
+            f"waiter {waiter}: backoff {backoff!r} returned {delay!r} "
             f"for retry {retry.attempt}; a strategy must return a number of seconds "
             f">= 0 (and at most {MAX_SECONDS})"
         )

@@ -25,13 +25,15 @@ import inspect
 import json
 import math
 import os
+import random
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal, TypeAlias, cast
 
-from .backoff import Backoff
+from .backoff import Backoff, new_context
+from .calls import refused_unless_valid
 from .datamodel import to_jmespath
 from .definition import (
     Acceptor,
@@ -58,8 +60,14 @@ from .matching import (
     match_error,
     match_output,
 )
-from .options import WaitOptions, validate_max_attempts, validate_seconds
+from .options import (
+    WaitOptions,
+    validate_backoff,
+    validate_max_attempts,
+    validate_seconds,
+)
 from .results import WaiterResult
+from .seconds import is_plain_delay
 from .steps import SavedWait
 from .waiter import AsyncWaiter, Waiter, _WaiterBase
 
@@ -408,7 +416,8 @@ class _CustomBase(_WaiterBase[Any, Any]):
         options.setdefault("invoker", _bind)
         config = options.get("config")
         if cls.default_backoff is not None and getattr(config, "backoff", None) is None:
-            options.setdefault("backoff", cls.default_backoff)
+            if options.get("backoff") is None:  # None is "not given", as everywhere
+                options["backoff"] = cls.default_backoff
         options.setdefault("retry_on", cls.default_retry_on)
         super().__init__(operation, **options)
 
@@ -441,11 +450,19 @@ class _CustomBase(_WaiterBase[Any, Any]):
             options = dataclasses.replace(options, max_wait_time=math.inf)
         return options
 
-    def _first_delay(self, options: WaitOptions) -> tuple[float, bool]:
-        """Seed 003's `ExecuteAfterFirstDelay`: `min_delay`, under the last-attempt rule."""
+    def _first_delay(
+        self, options: WaitOptions, rng: random.Random
+    ) -> tuple[float, bool]:
+        """Seed 003's `ExecuteAfterFirstDelay`: the backoff's first delay (as before
+        retry 1), under the last-attempt rule."""
         if not type(self).delay_before_first_attempt:
             return 0.0, False
-        delay, total = options.min_delay, options.max_wait_time
+        total = options.max_wait_time
+        backoff = options.backoff
+        context = new_context(1, total, options.min_delay, options.max_delay, None, rng)
+        delay = backoff(context)
+        if not is_plain_delay(delay):
+            delay = refused_unless_valid(self.definition.name, backoff, context, delay)
         if total - delay <= options.min_delay:
             return total, True
         return delay, False
@@ -571,7 +588,7 @@ def custom_waiter(
         max_attempts,
         max_wait_time,
         delay_before_first_attempt,
-        backoff,
+        None if backoff is None else validate_backoff(name, backoff),
         retry_on,
         operation_method,
         jmespath,

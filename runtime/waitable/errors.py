@@ -145,7 +145,7 @@ class WaiterMaxAttemptsError(WaiterError):
         else:
             left = (
                 f"with {remaining:.1f}s of max_wait_time={max_wait_time:g}s still left; "
-                "raise or drop max_attempts to use the whole max_wait_time"
+                "raise max_attempts to use the whole max_wait_time"
             )
         super().__init__(
             f"waiter {result.waiter} gave up: max_attempts={max_attempts} reached "

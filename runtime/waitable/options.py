@@ -14,6 +14,7 @@ from __future__ import annotations
 import numbers
 import operator
 from dataclasses import dataclass
+from typing import Any
 
 from .backoff import Backoff
 from .definition import WaiterDefinition
@@ -23,6 +24,7 @@ from .seconds import SecondsError, describe_value, parse_seconds
 __all__ = [
     "WaitOptions",
     "resolve_options",
+    "validate_backoff",
     "validate_max_attempts",
     "validate_seconds",
 ]
@@ -105,9 +107,25 @@ def resolve_options(
             "pass both min_delay and max_delay with min_delay <= max_delay"
         )
     attempts = validate_max_attempts(name, max_attempts)
-    if not callable(backoff):
-        raise WaiterConfigurationError(
-            f"waiter {name}: backoff must be a strategy such as waitable.SmithyBackoff() "
-            f"or a function of a RetryContext, got {describe_value(backoff)}"
+    return WaitOptions(
+        max_wait_time, low, high, attempts, validate_backoff(name, backoff)
+    )
+
+
+def validate_backoff(name: str, backoff: Any) -> Backoff:
+    """`backoff` when it is a strategy (callable); else an error for waiter `name`
+    that says what to pass (a named strategy belongs in a `WaiterConfig`)."""
+    if callable(backoff):
+        strategy: Backoff = backoff
+        return strategy
+    named = type(backoff).__name__ == "NamedStrategy"
+    raise WaiterConfigurationError(
+        f"waiter {name}: backoff must be a strategy such as waitable.SmithyBackoff() "
+        f"or a function of a RetryContext, got {describe_value(backoff)}"
+        + (
+            "; a named strategy goes in config=WaiterConfig(backoff=...), which "
+            "also sets the delays it names"
+            if named
+            else ""
         )
-    return WaitOptions(max_wait_time, low, high, attempts, backoff)
+    )

@@ -39,7 +39,7 @@ from .invoke import (
     bind_operation,
     refuse_async,
 )
-from .options import WaitOptions, resolve_options
+from .options import WaitOptions, resolve_options, validate_backoff
 from .results import Attempt, WaiterResult
 from .steps import DEFAULT_HISTORY_LIMIT, PollStep, SavedWait, WallClock, rng_state
 
@@ -111,7 +111,11 @@ class _WaiterBase(Generic[InputT, OutputT]):
                 f"waiter {definition.name}: both backoff= and config.backoff are set; "
                 "pass the strategy in one of them"
             )
-        self.backoff: Backoff = _DEFAULT_BACKOFF if backoff is None else backoff
+        self.backoff: Backoff = (
+            _DEFAULT_BACKOFF
+            if backoff is None
+            else validate_backoff(definition.name, backoff)
+        )
         self.retry_on = retry_on
         self.retry: CallRetry | None = _call_retry(definition.name, retry)
         if rate_limit is not None and not callable(
@@ -204,8 +208,11 @@ class _WaiterBase(Generic[InputT, OutputT]):
         )
         return options
 
-    def _first_delay(self, options: WaitOptions) -> tuple[float, bool]:
-        """The delay before the first poll and whether that poll is the final one.
+    def _first_delay(
+        self, options: WaitOptions, rng: random.Random
+    ) -> tuple[float, bool]:
+        """The delay before the first poll (jitter drawn from `rng`) and whether
+        that poll is the final one.
 
         None for waiters of the spec (the first poll is at once); custom waiters
         may wait first (seed 003's `ExecuteAfterFirstDelay`).
@@ -303,7 +310,7 @@ class _WaiterBase(Generic[InputT, OutputT]):
         state = start(plan, now, self.history_limit)
         if type(self)._first_delay is _NO_FIRST_DELAY:  # the spec's: poll at once
             return state
-        delay, final = self._first_delay(plan.options)
+        delay, final = self._first_delay(plan.options, plan.rng)
         if delay:
             state.next_delay, state.final = delay, final
             state.next_poll_at = now + delay
@@ -350,7 +357,8 @@ class _WaiterBase(Generic[InputT, OutputT]):
         options = self._options(max_wait_time, min_delay, max_delay, max_attempts, None)
         history_limit = _checked_history_limit(self.definition.name, history_limit)
         now = WallClock(self.clock).now()
-        delay, final = self._first_delay(options)
+        rng = random.Random(seed)
+        delay, final = self._first_delay(options, rng)
         return SavedWait(
             waiter=self.definition.name,
             input=input,
@@ -360,7 +368,7 @@ class _WaiterBase(Generic[InputT, OutputT]):
             max_attempts=options.max_attempts,
             started_at=now,
             deadline=now + options.max_wait_time,
-            rng_state=rng_state(random.Random(seed)),
+            rng_state=rng_state(rng),
             next_delay=delay,
             next_poll_at=now + delay if delay else None,
             final=final,
