@@ -15,6 +15,8 @@ becomes `min_delay`, so that rule's margin is the strategy's own delay.
 
 from __future__ import annotations
 
+import inspect
+
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -59,7 +61,7 @@ def _seconds(owner: str, option: str, value: object) -> float:
         ) from None
 
 
-def _retry_immediately(**params: float) -> NamedStrategy:
+def _retry_immediately() -> NamedStrategy:
     return NamedStrategy("retryImmediately", RetryImmediately())
 
 
@@ -127,14 +129,29 @@ def named_strategy(name: str, **params: Any) -> NamedStrategy:
         raise WaiterConfigurationError(
             f"unknown backoff strategy {name!r}; use one of {', '.join(STRATEGY_NAMES)}"
         )
-    try:
-        return builder(**params)
-    except TypeError:
+    taken = inspect.signature(builder).parameters
+    unknown = sorted(set(params) - set(taken))
+    if unknown:
         raise WaiterConfigurationError(
-            f"backoff strategy {name}: unknown parameter(s) "
-            f"{', '.join(sorted(params))}; fixed delays take delay=, exponential ones "
-            "base_delay= and max_delay=, smithy min_delay= and max_delay="
-        ) from None
+            f"backoff strategy {name}: unknown parameter(s) {', '.join(unknown)}; "
+            f"{name} takes "
+            + (", ".join(f"{option}=" for option in taken) or "no parameters")
+        )
+    return builder(**params)
+
+
+def _no_conflict(
+    strategy: NamedStrategy, option: str, given: object, named: float | None
+) -> None:
+    """Refuse a config bound that a named strategy also sets, to another value."""
+    if given is None or named is None:
+        return
+    if _seconds("WaiterConfig", option, given) != named:
+        raise WaiterConfigurationError(
+            f"WaiterConfig: {option}={describe_value(given)} conflicts with "
+            f"{strategy.name}, whose parameters set {option} to {named:g}; give "
+            "the delay once, in named_strategy(...) or here"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +159,7 @@ class WaiterConfig:
     """A waiter's override configuration; None leaves a setting to the model.
 
     `backoff` is a strategy (`waitable.backoff`) or a `named_strategy(...)`, whose
-    delay bounds fill `min_delay`/`max_delay` unless those are given here.
+    delay bounds fill `min_delay`/`max_delay` (given here too, they must agree).
     """
 
     max_attempts: int | None = None
@@ -156,6 +173,8 @@ class WaiterConfig:
         strategy = self.backoff
         low, high = self.min_delay, self.max_delay
         if isinstance(strategy, NamedStrategy):
+            _no_conflict(strategy, "min_delay", low, strategy.min_delay)
+            _no_conflict(strategy, "max_delay", high, strategy.max_delay)
             object.__setattr__(self, "backoff", strategy.backoff)
             low = strategy.min_delay if low is None else low
             high = strategy.max_delay if high is None else high

@@ -197,9 +197,23 @@ def _empty_key_schema(name: str) -> dict[str, Any]:
     return {"TableName": name, "KeySchema": [], "AttributeDefinitions": []}
 
 
+#: A success acceptor the invalid request never reaches (a waiter must have one).
+_CREATED = {
+    "state": "success",
+    "matcher": {
+        "output": {
+            "path": "TableDescription.TableStatus",
+            "expected": "ACTIVE",
+            "comparator": "stringEquals",
+        }
+    },
+}
+
+
 def _wait_on_an_empty_key_schema(world: World, acceptor: dict[str, Any]) -> Any:
-    """A CreateTable waiter with one `acceptor`, polled with an invalid key schema."""
-    cls = _create_table_waiter([acceptor])
+    """A CreateTable waiter with `acceptor` (then one for success on the output),
+    polled with an invalid key schema."""
+    cls = _create_table_waiter([acceptor, _CREATED])
 
     async def wait(client: Any) -> Any:
         return await smithy_python_waiter(cls, client).wait(

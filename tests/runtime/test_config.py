@@ -136,16 +136,56 @@ def test_bad_config_is_refused_saying_what_to_pass(
         WaiterConfig(**fields)
 
 
-def test_named_strategy_fills_the_delay_bounds_unless_given() -> None:
+def test_named_strategy_fills_the_delay_bounds() -> None:
     config = WaiterConfig(
         backoff=named_strategy("exponentialDelay", base_delay=3, max_delay=40)
     )
     assert (config.min_delay, config.max_delay) == (3, 40)
     assert config.strategy is not None and not isinstance(config.backoff, NamedStrategy)
-    given_bounds = WaiterConfig(
-        backoff=named_strategy("fixedDelay", delay=5), min_delay=1, max_delay=9
+    agreeing = WaiterConfig(
+        backoff=named_strategy("fixedDelay", delay=5), min_delay=5.0, max_delay=5
     )
-    assert (given_bounds.min_delay, given_bounds.max_delay) == (1, 9)
+    assert (agreeing.min_delay, agreeing.max_delay) == (5, 5)
+    smithy = WaiterConfig(backoff=named_strategy("smithy"), min_delay=1, max_delay=9)
+    assert (smithy.min_delay, smithy.max_delay) == (1, 9)  # smithy sets no bounds
+
+
+@pytest.mark.parametrize(
+    ("strategy", "bounds", "said"),
+    [
+        (("fixedDelayWithoutJitter", {"delay": 15}), {"min_delay": 5}, "min_delay=5"),
+        (("fixedDelay", {"delay": 5}), {"max_delay": 9}, "max_delay=9"),
+        (("exponentialDelay", {}), {"max_delay": 4}, "set max_delay to 20"),
+    ],
+)
+def test_a_bound_that_contradicts_the_named_strategy_is_refused(
+    strategy: tuple[str, dict[str, float]], bounds: dict[str, float], said: str
+) -> None:
+    """`WaiterConfig(min_delay=5, backoff=named_strategy(..., delay=15))` polled every
+    5 s, silently dropping the delay the strategy was given."""
+    name, params = strategy
+    with pytest.raises(WaiterConfigurationError, match=said):
+        WaiterConfig(backoff=named_strategy(name, **params), **bounds)
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "said"),
+    [
+        ("retryImmediately", {"delay": 5}, "unknown parameter(s) delay; "),
+        (
+            "fixedDelay",
+            {"delay": 3, "base_delay": 2},
+            "unknown parameter(s) base_delay;",
+        ),
+        ("exponentialDelay", {"foo": 1}, "takes base_delay=, max_delay="),
+    ],
+)
+def test_named_strategy_names_only_the_unknown_parameters(
+    name: str, params: dict[str, float], said: str
+) -> None:
+    with pytest.raises(WaiterConfigurationError) as refused:
+        named_strategy(name, **params)
+    assert said in str(refused.value)
 
 
 def pending(input: Any = None) -> dict[str, str]:
