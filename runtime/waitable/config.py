@@ -67,7 +67,9 @@ def _retry_immediately() -> NamedStrategy:
 
 def _fixed(name: str, backoff: Backoff) -> Callable[..., NamedStrategy]:
     def build(*, delay: float = 5) -> NamedStrategy:
-        seconds = _seconds(name, "delay", delay)
+        # Seed 004's delays are continuous (the Java SDK draws milliseconds): as a
+        # float the bound makes `random(x, y)` uniform, not whole seconds.
+        seconds = float(_seconds(name, "delay", delay))
         return NamedStrategy(name, backoff, seconds, seconds)
 
     return build
@@ -75,8 +77,8 @@ def _fixed(name: str, backoff: Backoff) -> Callable[..., NamedStrategy]:
 
 def _exponential(name: str, backoff: Backoff) -> Callable[..., NamedStrategy]:
     def build(*, base_delay: float = 1, max_delay: float = 20) -> NamedStrategy:
-        base = _seconds(name, "base_delay", base_delay)
-        cap = _seconds(name, "max_delay", max_delay)
+        base = float(_seconds(name, "base_delay", base_delay))  # continuous, as above
+        cap = float(_seconds(name, "max_delay", max_delay))
         if base > cap:
             raise WaiterConfigurationError(
                 f"{name}: base_delay {base:g} is greater than max_delay {cap:g}; "

@@ -292,3 +292,28 @@ def test_async_waiters_take_the_config_too() -> None:
     with pytest.raises(WaiterMaxAttemptsError) as raised:
         asyncio.run(waiter.wait())
     assert starts_and_delays(raised.value) == [(0, 0), (6, 6), (12, 6)]
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("fixedDelay", {"delay": 1}),
+        ("exponentialDelay", {}),
+        ("exponentialDelayHalfJitter", {"base_delay": 2}),
+    ],
+)
+def test_a_named_strategys_jitter_is_continuous_for_whole_delays(
+    name: str, params: dict[str, float]
+) -> None:
+    """Seed 004's strategies draw from the whole range (Java: milliseconds); with
+    int bounds they drew whole seconds (`fixedDelay` with delay=1: 0 or 1)."""
+    config = WaiterConfig(
+        backoff=named_strategy(name, **params), max_attempts=40, wait_timeout=10**6
+    )
+    clock = VirtualClock()
+    cls = waiter_class(THING_EXISTS)
+    waiter = cls(pending, clock=clock, config=config, rng=random.Random(11))
+    with pytest.raises(WaiterMaxAttemptsError) as stopped:
+        waiter.wait({})
+    delays = [delay for _, delay in starts_and_delays(stopped.value)][1:]
+    assert any(delay != int(delay) for delay in delays), delays

@@ -16,7 +16,14 @@ from .data import render_json
 from .html import render_html
 from .report import build_report
 from .resource import ResourceModel
-from .simulation import PENDING, READY, Candidate, SimulationError, strategy_candidate
+from .simulation import (
+    PENDING,
+    READY,
+    Candidate,
+    SimulationError,
+    strategy_candidate,
+    wait_limits,
+)
 from .svg import render_svg
 from .text import render_text
 
@@ -32,6 +39,15 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
     "exponentialDelay": ("base_delay", "max_delay"),
     "exponentialDelayHalfJitter": ("base_delay", "max_delay"),
 }
+#: The command's option for each strategy parameter.
+FLAGS: dict[str, str] = {
+    "delay": "--delay",
+    "base_delay": "--base-delay",
+    "max_delay": "--max-delay",
+    "min_delay": "--min-delay",
+}
+#: What a --waiter run without --strategy takes: the delay bounds of its own backoff.
+OWN_BACKOFF_PARAMETERS = ("min_delay", "max_delay")
 ITEM_KEYS = (
     "delay",
     "base_delay",
@@ -52,6 +68,7 @@ waitable.add_command(wait)
 
 
 def _number(text: str, what: str) -> float:
+    """`text` as seconds (an `int` when whole, as the engine reads whole seconds)."""
     try:
         value = float(text)
     except ValueError:
@@ -61,40 +78,154 @@ def _number(text: str, what: str) -> float:
     return int(value) if value.is_integer() else value
 
 
-def _compare_item(
-    item: str, shared: dict[str, float], common: dict[str, Any]
-) -> Candidate:
-    """`name[:key=value...]`, e.g. `fixedDelayWithoutJitter:delay=15:max_attempts=40:label=botocore`."""
-    name, *pairs = item.strip().split(":")
-    if name not in PARAMETERS:
+def _attempts(text: str, item: str) -> int:
+    """An entry's `max_attempts=` as a whole number >= 1; `1.5` is refused, not cut to 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
         raise click.BadParameter(
-            f"unknown strategy {name!r} in --compare; use one of {', '.join(STRATEGY_NAMES)}",
+            f"{item!r}: max_attempts must be a whole number >= 1, got {text!r}; "
+            "write e.g. max_attempts=40",
             param_hint="--compare",
         )
-    params: dict[str, Any] = {k: v for k, v in shared.items() if k in PARAMETERS[name]}
-    options = dict(common)
-    label = None
-    for pair in pairs:
+    return value
+
+
+def _and(names: tuple[str, ...] | list[str], word: str = "and") -> str:
+    """`a`, `a and b`, `a, b and c`: names for a message."""
+    names = list(names)
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} {word} {names[-1]}"
+
+
+def _takers(key: str) -> list[str]:
+    """The named strategies that take parameter `key`."""
+    return [name for name in STRATEGY_NAMES if key in PARAMETERS[name]]
+
+
+def _item_pairs(item: str, name: str) -> dict[str, str]:
+    """An entry's `key=value` pairs; a repeated, unknown or misplaced key is refused.
+
+    Refused rather than dropped: a key the strategy does not take, or the first
+    of two values, would otherwise be silently ignored.
+    """
+    pairs: dict[str, str] = {}
+    for pair in item.strip().split(":")[1:]:
         key, sep, value = pair.partition("=")
         if not sep or key not in ITEM_KEYS:
             raise click.BadParameter(
                 f"{item!r}: write NAME:key=value with keys {', '.join(ITEM_KEYS)}",
                 param_hint="--compare",
             )
-        if key == "label":
-            label = value
-        elif key == "max_attempts":
-            options["max_attempts"] = int(_number(value, key))
-        elif key == "call_duration":
-            options["call_duration"] = _number(value, key)
-        elif key not in PARAMETERS[name]:
+        if key in pairs:
             raise click.BadParameter(
-                f"{item!r}: {name} takes {', '.join(PARAMETERS[name]) or 'no parameters'}",
+                f"{item!r}: {key} is given twice; keep one", param_hint="--compare"
+            )
+        if key in FLAGS and key not in PARAMETERS[name]:
+            raise click.BadParameter(
+                f"{item!r}: {name} takes "
+                f"{_and(PARAMETERS[name]) or 'no delay parameters'}, not {key} "
+                f"({_and(_takers(key), 'or')} take {key})",
                 param_hint="--compare",
             )
-        else:
-            params[key] = _number(value, key)
-    return strategy_candidate(name, label=label or item.strip(), **options, **params)
+        if not value.strip():
+            raise click.BadParameter(
+                f"{item!r}: {key}= has no value", param_hint="--compare"
+            )
+        pairs[key] = value
+    return pairs
+
+
+def _compare_item(
+    item: str, shared: dict[str, float], common: dict[str, Any]
+) -> tuple[Candidate, set[str]]:
+    """`name[:key=value...]`, e.g. `fixedDelayWithoutJitter:delay=15:max_attempts=40:label=botocore`.
+
+    Returns the candidate and the shared options (`delay`, `max_attempts`, ...)
+    that reached it: one the strategy does not take, or that the entry sets
+    itself, did not (the caller refuses an option that reached no entry).
+    """
+    name = item.strip().split(":")[0]
+    if name not in PARAMETERS:
+        raise click.BadParameter(
+            f"unknown strategy {name!r} in --compare; use one of {', '.join(STRATEGY_NAMES)}",
+            param_hint="--compare",
+        )
+    pairs = _item_pairs(item, name)
+    params: dict[str, Any] = {
+        k: v for k, v in shared.items() if k in PARAMETERS[name] and k not in pairs
+    }
+    options = {k: v for k, v in common.items() if k not in pairs}
+    used = set(params) | set(options)
+    params.update({k: _number(v, k) for k, v in pairs.items() if k in FLAGS})
+    if "max_attempts" in pairs:
+        options["max_attempts"] = _attempts(pairs["max_attempts"], item)
+    if "call_duration" in pairs:
+        options["call_duration"] = _number(pairs["call_duration"], "call_duration")
+    label = pairs.get("label", item.strip())
+    return strategy_candidate(name, label=label, **options, **params), used
+
+
+def _compare_candidates(
+    compare: str, shared: dict[str, float], common: dict[str, Any]
+) -> list[Candidate]:
+    """Every --compare entry's candidate; an empty entry, or a shared option that
+    reaches no entry, is a usage error (it would draw nothing, or do nothing)."""
+    items = compare.split(",")
+    for number, item in enumerate(items, 1):
+        if not item.strip():
+            raise click.BadParameter(
+                f"entry {number} of {len(items)} is empty; write comma-separated "
+                "NAME[:key=value...] entries, e.g. smithy,fixedDelay:delay=15",
+                param_hint="--compare",
+            )
+    built = [_compare_item(item, shared, common) for item in items]
+    used = set().union(*(reached for _, reached in built))
+    for key in [*shared, *common]:
+        if key not in used and key != "wait_timeout":
+            raise click.UsageError(_unused_in_compare(key))
+    return [candidate for candidate, _ in built]
+
+
+def _unused_in_compare(key: str) -> str:
+    """Why the shared option `key` reached no --compare entry, and what to do."""
+    flag = FLAGS.get(key, "--" + key.replace("_", "-"))
+    if key in FLAGS:
+        return (
+            f"{flag} applies to no --compare entry: it is the {key} of "
+            f"{_and(_takers(key), 'and')} entries that do not set {key}= "
+            f"themselves; drop {flag}, or list such an entry"
+        )
+    return (
+        f"{flag} applies to no --compare entry: every entry sets its own "
+        f"{key}=; drop {flag}"
+    )
+
+
+def _check_parameters(
+    shared: dict[str, float], takes: tuple[str, ...], what: str
+) -> None:
+    """Refuse a delay option `what` (e.g. `--strategy exponentialDelay`) does not take.
+
+    Without this, `--strategy exponentialDelay --delay 5` ran with the default
+    delays and no word about --delay.
+    """
+    for key in shared:
+        if key in takes:
+            continue
+        flag = FLAGS[key]
+        instead = (
+            f"it takes {_and([FLAGS[k] for k in takes])}; pass those instead"
+            if takes
+            else f"it takes no delays; drop {flag}"
+        )
+        raise click.UsageError(
+            f"{flag} does not apply to {what}: {instead}, or pass --strategy "
+            f"{_and(_takers(key), 'or')} to use {flag}"
+        )
 
 
 def _json_option(text: str | None, default: Any, option: str) -> Any:
@@ -227,9 +358,7 @@ def _resource(
 @click.option(
     "--call-duration",
     type=click.FloatRange(min=0),
-    default=0.0,
-    show_default=True,
-    help="Seconds each check takes.",
+    help="Seconds each check takes (default 0).",
 )
 @click.option("--runs", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -259,7 +388,7 @@ def simulate(
     ready_after: float | None,
     ready_uniform: tuple[float, float] | None,
     ready_samples: str | None,
-    call_duration: float,
+    call_duration: float | None,
     runs: int,
     seed: int,
     as_json: bool,
@@ -272,7 +401,7 @@ def simulate(
     time; --compare puts several strategies side by side over the same ready times.
     """
     shared = {
-        key: (int(value) if float(value).is_integer() else value)
+        key: _whole(value)
         for key, value in (
             ("delay", delay),
             ("base_delay", base_delay),
@@ -282,46 +411,24 @@ def simulate(
         if value is not None
     }
     common: dict[str, Any] = {
-        "max_attempts": max_attempts,
-        "wait_timeout": None if wait_timeout is None else _whole(wait_timeout),
-        "call_duration": call_duration,
+        key: value
+        for key, value in (
+            ("max_attempts", max_attempts),
+            ("wait_timeout", None if wait_timeout is None else _whole(wait_timeout)),
+            ("call_duration", call_duration),
+        )
+        if value is not None
+    }
+    io = {
+        "--input": input_json,
+        "--ready-output": ready_output,
+        "--pending-output": pending_output,
     }
     try:
         resource = _resource(ready_after, ready_uniform, ready_samples)
-        if compare is not None and (waiter is not None or strategy is not None):
-            raise click.UsageError(
-                "--compare takes the place of --strategy and --waiter"
-            )
-        if compare is not None:
-            candidates = [
-                _compare_item(item, shared, common)
-                for item in compare.split(",")
-                if item
-            ]
-        elif waiter is not None:
-            candidates = [
-                _waiter_candidate(
-                    waiter,
-                    strategy,
-                    shared,
-                    common,
-                    input_json,
-                    ready_output,
-                    pending_output,
-                )
-            ]
-        else:
-            candidates = [_compare_item(strategy or "smithy", shared, common)]
+        candidates = _candidates(strategy, compare, waiter, shared, common, io)
         for candidate in candidates:
-            if (
-                candidate.max_wait_time is None
-                and candidate.config.wait_timeout is None
-                and candidate.config.max_attempts is None
-            ):
-                raise click.UsageError(
-                    f"{candidate.label}: say how long to wait: pass --wait-timeout "
-                    "SECONDS (or --max-attempts N)"
-                )
+            _check_limits(candidate)
         report = build_report(candidates, resource, runs=runs, seed=seed)
     except (WaiterConfigurationError, SimulationError, WaiterError) as exc:
         raise click.UsageError(str(exc)) from None
@@ -335,7 +442,79 @@ def simulate(
 
 
 def _whole(value: float) -> float:
+    """`value` as an `int` when whole: the engine reads whole seconds as whole-second jitter."""
     return int(value) if float(value).is_integer() else value
+
+
+def _candidates(
+    strategy: str | None,
+    compare: str | None,
+    waiter: str | None,
+    shared: dict[str, float],
+    common: dict[str, Any],
+    io: dict[str, str | None],
+) -> list[Candidate]:
+    """The candidates the options describe; an option that would do nothing is refused."""
+    if compare is not None and (waiter is not None or strategy is not None):
+        raise click.UsageError("--compare takes the place of --strategy and --waiter")
+    if waiter is None:
+        _refuse_waiter_only(io)
+    if compare is not None:
+        return _compare_candidates(compare, shared, common)
+    if waiter is not None:
+        return [_waiter_candidate(waiter, strategy, shared, common, io)]
+    what = f"--strategy {strategy}" if strategy else "smithy, the default strategy"
+    _check_parameters(shared, PARAMETERS[strategy or "smithy"], what)
+    candidate, _ = _compare_item(strategy or "smithy", shared, common)
+    return [candidate]
+
+
+def _refuse_waiter_only(io: dict[str, str | None]) -> None:
+    """Refuse --input/--ready-output/--pending-output without --waiter: the built-in
+    resource has fixed answers, so they would be silently ignored."""
+    given = [flag for flag, value in io.items() if value is not None]
+    if given:
+        raise click.UsageError(
+            f"{_and(given)} {'apply' if len(given) > 1 else 'applies'} only with "
+            "--waiter MODULE:CLASS (the built-in resource answers "
+            '{"status": "ready"} or {"status": "pending"}); '
+            f"drop {_and(given)} or pass --waiter"
+        )
+
+
+def _check_limits(candidate: Candidate) -> None:
+    """Refuse a candidate whose waits cannot start, saying which option to add.
+
+    The engine decides (`wait_limits`): a waiter with its own limits (a builder's
+    `max_attempts=120`) needs no --wait-timeout; a generated one needs it even
+    with --max-attempts, as the Smithy spec does.
+    """
+    try:
+        wait_limits(candidate)
+    except WaiterConfigurationError:
+        if candidate.max_wait_time is not None or not _starts(
+            candidate, max_wait_time=1
+        ):
+            raise
+        either = " (or --max-attempts N)" if _starts(candidate, max_attempts=1) else ""
+        raise click.UsageError(
+            f"{candidate.label}: say how long to wait: pass --wait-timeout "
+            f"SECONDS{either}"
+        ) from None
+
+
+def _starts(
+    candidate: Candidate,
+    *,
+    max_wait_time: float | None = None,
+    max_attempts: int | None = None,
+) -> bool:
+    """Whether `candidate`'s waits could start with this deadline or attempts cap added."""
+    try:
+        wait_limits(candidate, max_wait_time=max_wait_time, max_attempts=max_attempts)
+    except WaiterConfigurationError:
+        return False
+    return True
 
 
 def _waiter_candidate(
@@ -343,30 +522,40 @@ def _waiter_candidate(
     strategy: str | None,
     shared: dict[str, float],
     common: dict[str, Any],
-    input_json: str | None,
-    ready_output: str | None,
-    pending_output: str | None,
+    io: dict[str, str | None],
 ) -> Candidate:
+    """A --waiter class's candidate: with --strategy its backoff is replaced, else
+    --min-delay/--max-delay set its own backoff's delay bounds."""
     cls = _waiter_class(spec)
-    backoff = None
     settings: tuple[tuple[str, Any], ...] = (("waiter", spec),)
     if strategy is not None:
-        params = {k: v for k, v in shared.items() if k in PARAMETERS[strategy]}
-        backoff = named_strategy(strategy, **params)
-        settings += (("strategy", strategy), *sorted(params.items()))
-    config = WaiterConfig(
-        max_attempts=common["max_attempts"],
-        wait_timeout=common["wait_timeout"],
-        backoff=backoff,
-    )
+        _check_parameters(shared, PARAMETERS[strategy], f"--strategy {strategy}")
+        config = WaiterConfig(
+            max_attempts=common.get("max_attempts"),
+            wait_timeout=common.get("wait_timeout"),
+            backoff=named_strategy(strategy, **shared),
+        )
+        settings += (("strategy", strategy), *sorted(shared.items()))
+    else:
+        what = "--waiter without --strategy (it keeps its own backoff)"
+        _check_parameters(shared, OWN_BACKOFF_PARAMETERS, what)
+        config = WaiterConfig(
+            max_attempts=common.get("max_attempts"),
+            wait_timeout=common.get("wait_timeout"),
+            min_delay=shared.get("min_delay"),
+            max_delay=shared.get("max_delay"),
+        )
+        settings += tuple(sorted(shared.items()))
     return Candidate(
         spec,
         cls,
         config,
-        max_wait_time=common["wait_timeout"],
-        input=_json_option(input_json, {}, "--input"),
-        ready_output=_json_option(ready_output, dict(READY), "--ready-output"),
-        pending_output=_json_option(pending_output, dict(PENDING), "--pending-output"),
-        call_duration=common["call_duration"],
+        max_wait_time=common.get("wait_timeout"),
+        input=_json_option(io["--input"], {}, "--input"),
+        ready_output=_json_option(io["--ready-output"], dict(READY), "--ready-output"),
+        pending_output=_json_option(
+            io["--pending-output"], dict(PENDING), "--pending-output"
+        ),
+        call_duration=common.get("call_duration", 0.0),
         settings=settings,
     )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .resource import ResourceModel
-from .simulation import Candidate, Run, simulate_all
+from .simulation import Candidate, Limits, Run, simulate_all, wait_limits
 from .summary import Summary, summarize
 
 __all__ = ["Lane", "Report", "build_report", "seconds_text"]
@@ -23,11 +23,12 @@ def seconds_text(value: float | None) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Lane:
-    """One candidate: its label, settings, the timeline of its first run, its summary."""
+    """One candidate: the timeline of its first run, its summary, the limits it ran under."""
 
     candidate: Candidate
     timeline: Run
     summary: Summary
+    limits: Limits
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,21 +46,25 @@ class Report:
         ends = [0.0]
         for lane in self.lanes:
             ends += [lane.timeline.ended_at, lane.timeline.ready_at]
-            deadline = (
-                lane.candidate.max_wait_time or lane.candidate.config.wait_timeout
-            )
-            if deadline is not None:
-                ends.append(float(deadline))
+            if lane.limits.wait_timeout is not None:
+                ends.append(float(lane.limits.wait_timeout))
         return max(ends) or 1.0
 
     def settings(self, lane: Lane) -> dict[str, Any]:
-        """The lane's configuration as JSON data."""
-        config = lane.candidate.config
+        """The lane's configuration as JSON data, with the limits that applied.
+
+        `wait_timeout` and `max_attempts` are the engine's, so a waiter's own
+        (a builder's `max_attempts=120`) shows; a waiter run with its own backoff
+        shows the delay bounds it used.
+        """
+        limits = lane.limits
         data: dict[str, Any] = dict(lane.candidate.settings)
         data.setdefault("waiter", lane.candidate.waiter_class.__qualname__)
-        wait_timeout = lane.candidate.max_wait_time or config.wait_timeout
-        data["wait_timeout"] = wait_timeout
-        data["max_attempts"] = config.max_attempts
+        if "strategy" not in data:
+            data.setdefault("min_delay", limits.min_delay)
+            data.setdefault("max_delay", limits.max_delay)
+        data["wait_timeout"] = limits.wait_timeout
+        data["max_attempts"] = limits.max_attempts
         data["call_duration"] = lane.candidate.call_duration
         return data
 
@@ -70,7 +75,12 @@ def build_report(
     """Simulate every candidate over the same ready times and summarize each."""
     results = simulate_all(candidates, resource, runs=runs, seed=seed)
     lanes = tuple(
-        Lane(candidate, runs_of[0], summarize(candidate.label, runs_of))
+        Lane(
+            candidate,
+            runs_of[0],
+            summarize(candidate.label, runs_of),
+            wait_limits(candidate),
+        )
         for candidate, runs_of in zip(candidates, results)
     )
     return Report(resource, runs, seed, lanes)

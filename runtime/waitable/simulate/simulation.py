@@ -8,6 +8,7 @@ Each run builds the waiter with a fresh `VirtualClock` and a seeded jitter
 from __future__ import annotations
 
 import copy
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,11 +34,13 @@ __all__ = [
     "PENDING",
     "Candidate",
     "Check",
+    "Limits",
     "Run",
     "SimulationError",
     "simulate",
     "simulate_run",
     "strategy_candidate",
+    "wait_limits",
 ]
 
 #: The simulated operation's answers by convention: `status` says whether it is ready.
@@ -110,6 +113,14 @@ class Candidate:
             )
 
 
+def _shown(seconds: float) -> float:
+    """`seconds` as a report shows it: a whole number of seconds as an int (a named
+    strategy keeps its delays as floats, for continuous jitter)."""
+    if isinstance(seconds, float) and seconds.is_integer():
+        return int(seconds)
+    return seconds
+
+
 def strategy_candidate(
     name: str,
     *,
@@ -125,8 +136,8 @@ def strategy_candidate(
         max_attempts=max_attempts, wait_timeout=wait_timeout, backoff=strategy
     )
     model = SimulatedResource.definition
-    low = model.min_delay if strategy.min_delay is None else strategy.min_delay
-    high = model.max_delay if strategy.max_delay is None else strategy.max_delay
+    low = _shown(model.min_delay if strategy.min_delay is None else strategy.min_delay)
+    high = _shown(model.max_delay if strategy.max_delay is None else strategy.max_delay)
     settings: tuple[tuple[str, Any], ...] = ()
     if name.startswith("fixed"):
         settings = (("delay", low),)
@@ -145,6 +156,53 @@ def strategy_candidate(
         call_duration=call_duration,
         settings=(("strategy", name), *settings),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one wait of a candidate runs under, as the engine resolves it.
+
+    `wait_timeout` is None when nothing bounds the time (a builder's
+    `max_attempts` alone ends the wait); `max_attempts` is None for no cap.
+    """
+
+    wait_timeout: float | None
+    max_attempts: int | None
+    min_delay: float
+    max_delay: float
+
+
+def wait_limits(
+    candidate: Candidate,
+    *,
+    max_wait_time: float | None = None,
+    max_attempts: int | None = None,
+) -> Limits:
+    """The limits `candidate`'s waits apply: the command's, else its config's, else
+    the waiter class's own (a `custom_waiter(..., max_attempts=120)`, say).
+
+    Asked of the engine itself (`start()`, which makes no request) rather than
+    guessed, so a report shows what applied. `max_wait_time`/`max_attempts` stand
+    in for the candidate's when given (to ask whether one of them would do).
+    Raises the engine's `WaiterConfigurationError` when the wait cannot start.
+    """
+    waiter = candidate.waiter_class(
+        _no_operation, clock=VirtualClock(), config=candidate.config
+    )
+    saved = waiter.start(
+        None,
+        max_wait_time=(
+            candidate.max_wait_time if max_wait_time is None else max_wait_time
+        ),
+        max_attempts=max_attempts,
+    )
+    timeout = None if math.isinf(saved.max_wait_time) else saved.max_wait_time
+    return Limits(timeout, saved.max_attempts, saved.min_delay, saved.max_delay)
+
+
+def _no_operation(input: Any) -> Any:
+    """The operation of `wait_limits`' waiter, which never polls."""
+    return None
 
 
 @dataclass(frozen=True, slots=True)
