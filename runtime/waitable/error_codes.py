@@ -26,9 +26,11 @@ Transport failures are not service errors and are never shown to acceptors:
 `asyncio.TimeoutError`) but for the HTTP clients' error responses above, which
 are `OSError`s in urllib and requests yet carry the service's answer; aiohttp's
 `ClientConnectionError` and `ClientPayloadError` and httpx's `TransportError`
-(not `OSError`s); and any exception whose class hierarchy has a class named
-`BotoCoreError` but none named `ClientError`, and awscrt's `AwsCrtError` when it
-names a network failure (`waitable.crt_errors`). They fail the waiter with
+(not `OSError`s); botocore's `ConnectionError`, `HTTPClientError` and
+`IncompleteReadError` families (its other `BotoCoreError`s, such as
+`ParamValidationError` or `NoCredentialsError`, reach the acceptors, which match
+none of them: the wait fails saying to check the input); and awscrt's
+`AwsCrtError` when it names a network failure (`waitable.crt_errors`). They fail the waiter with
 `WaiterOperationError` (the cause chained) unless the caller lists their type in
 `retry_on=`, which makes such an attempt a retry.
 """
@@ -141,9 +143,15 @@ def error_code(exc: BaseException, modeled: Iterable[ModeledError] = ()) -> str:
 
 
 #: HTTP clients' transport failures that are not `OSError`s, by (top-level package,
-#: class name): a connection aiohttp lost or a body it got cut short, any of httpx's.
+#: class name), subclasses included: botocore's connection and HTTP client errors
+#: (not its other `BotoCoreError`s: a bad parameter or missing credentials is no
+#: transport failure, and retrying it cannot help), a connection aiohttp lost or a
+#: body it got cut short, any of httpx's.
 _TRANSPORT_CLASSES = frozenset(
     {
+        ("botocore", "ConnectionError"),
+        ("botocore", "HTTPClientError"),
+        ("botocore", "IncompleteReadError"),
         ("aiohttp", "ClientConnectionError"),
         ("aiohttp", "ClientPayloadError"),
         ("httpx", "TransportError"),
@@ -156,9 +164,6 @@ def is_transport_error(exc: BaseException) -> bool:
     (an HTTP client's error for a response it received is the service's answer)."""
     if isinstance(exc, OSError):
         return _client_response_status(exc) is None
-    names = {cls.__name__ for cls in type(exc).__mro__}
-    if "BotoCoreError" in names and "ClientError" not in names:
-        return True
     if any(
         (class_package(cls) or "", cls.__name__) in _TRANSPORT_CLASSES
         for cls in type(exc).__mro__

@@ -68,6 +68,7 @@ from .definition import (
     WaiterDefinition,
 )
 from .errors import WaiterConfigurationError, WaiterEvaluationError
+from .seconds import describe_value
 from .jmespath_runtime import JMESPathEvaluationError
 from .outputs import OutputConverter
 
@@ -230,7 +231,9 @@ def output_checks(definition: WaiterDefinition) -> OutputChecks | None:
 
 
 def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> Verdict:
-    """Judge a successful response; no match is the implicit retry.
+    """Judge a successful response; no match is the implicit retry, except for
+    botocore's data, where a response holding `Error.Code` that no acceptor
+    matched is the implicit failure, as botocore's `Waiter.wait` has it.
 
     `input_data` is the operation input already in the JMESPath data model. The
     output is put in the data model at most once, and only if some acceptor reads
@@ -327,7 +330,40 @@ def match_output(definition: WaiterDefinition, output: Any, input_data: Any) -> 
             raise
         except Exception as exc:
             raise _unexpected(definition, index, matcher, exc) from exc
+    if _is_error_response(output) and _from_botocore(definition):
+        return _error_response_failure(output)
     return _RETRY
+
+
+def _error_response_failure(output: Mapping[str, Any]) -> Verdict:
+    """botocore's implicit failure for a response holding `Error.Code` that no
+    acceptor matched, with its reason as botocore words it."""
+    error = output["Error"]
+    code, message = error.get("Code"), error.get("Message", "Unknown")
+    return Verdict(
+        AcceptorState.FAILURE,
+        None,
+        f"the response holds an error no acceptor matches: ({_clipped(code, 80)}) "
+        f"{_clipped(message, 200)}",
+    )
+
+
+def _clipped(value: Any, limit: int) -> str:
+    """A response's text for a message, at most `limit` characters (any value)."""
+    if isinstance(value, str):
+        return value if len(value) <= limit else value[: limit - 3] + "..."
+    return describe_value(value)
+
+
+def _from_botocore(definition: WaiterDefinition) -> bool:
+    """Whether `definition` came from botocore's waiter data (its matchers do)."""
+    return any(
+        isinstance(
+            acceptor.matcher,
+            (BotocorePathMatcher, BotocoreErrorMatcher, StatusMatcher),
+        )
+        for acceptor in definition.acceptors
+    )
 
 
 def match_error(

@@ -132,3 +132,27 @@ def test_every_waiter_agrees_with_botocore(service: str) -> None:
     assert checked == len(document["waiters"]) * (SEQUENCES_PER_WAITER + 1)
     # Most runs must be exact agreements, not the documented difference.
     assert len(raised) <= checked // 2, raised
+
+
+#: A successful call whose output holds `Error.Code` (location's GetJob reports a
+#: failed job so): botocore's path matchers skip it and, with no acceptor
+#: matching, `Waiter.wait` fails at once; ours polled on until the deadline.
+ERROR_OUTPUT = {"Error": {"Code": "ValidationError", "Messages": ["bad row"]}}
+
+
+@pytest.mark.parametrize("service", available_services())
+def test_an_output_holding_an_error_ends_as_botocore_ends_it(service: str) -> None:
+    document = _loader.load_service_model(service, "waiters-2")
+    for name, config in sorted(document["waiters"].items()):
+        cls = waiter_class(service, name)
+        rng = random.Random(f"{SEED}:error-output:{service}:{name}")
+        before = ResponseGenerator(config, rng).outcomes(1)
+        for outcomes in ([ERROR_OUTPUT], [*before, ERROR_OUTPUT]):
+            attempts = len(outcomes) + 1
+            theirs = _botocore_run(name, document, outcomes, attempts)
+            if theirs[0] == "raised":
+                continue  # botocore let a path's type error out (see above)
+            ours = _our_run(
+                cls, cls.operation_method, outcomes, config["delay"] * attempts
+            )
+            assert ours == theirs, (service, name, outcomes)

@@ -7,8 +7,15 @@ import asyncio
 import pytest
 from botocore.exceptions import (  # type: ignore[import-untyped]
     ClientError,
+    ConnectionClosedError,
+    ConnectTimeoutError,
     EndpointConnectionError,
+    NoCredentialsError,
+    ParamValidationError,
+    ProxyConnectionError,
     ReadTimeoutError,
+    SSLError,
+    UnknownServiceError,
 )
 
 from waitable import (
@@ -181,3 +188,38 @@ def test_a_code_attribute_still_counts_outside_smithy_core() -> None:
     error = type("Oops", (look_alike,), {})("x")
     error.code = "Throttled"  # type: ignore[attr-defined]
     assert error_code(error) == "Throttled"
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        ParamValidationError(report="Missing required parameter Bucket"),
+        NoCredentialsError(),
+        UnknownServiceError(service_name="nope", known_service_names="s3"),
+    ],
+)
+def test_a_botocore_error_that_is_not_about_the_connection_is_no_transport_error(
+    error: Exception,
+) -> None:
+    """A bad parameter or missing credentials were 'transport errors' with advice
+    to retry them; the acceptors see them (none matches) and the wait says to
+    check the input."""
+    assert not is_transport_error(error)
+    run = DRIVERS["sync"](BUCKET_EXISTS, [error], max_wait_time=60)
+    assert isinstance(run.error, WaiterOperationError)
+    message = str(run.error)
+    assert "which no acceptor matches" in message and "check the input" in message
+    assert "transport error" not in message
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        ConnectionClosedError(endpoint_url="https://x"),
+        ConnectTimeoutError(endpoint_url="https://x"),
+        ProxyConnectionError(proxy_url="https://p"),
+        SSLError(endpoint_url="https://x", error="bad"),
+    ],
+)
+def test_botocore_connection_failures_are_transport_errors(error: Exception) -> None:
+    assert is_transport_error(error)
