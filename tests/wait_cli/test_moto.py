@@ -70,7 +70,7 @@ def _two_polls_of_a_missing_bucket(fresh: MotoServer, bucket: str, *extra: str) 
 def test_attempts_exhausted(fresh: MotoServer, unique_name: str) -> None:
     result = _two_polls_of_a_missing_bucket(fresh, unique_name)
     assert result.exit_code == ExitCode.ATTEMPTS_EXHAUSTED, result.output
-    assert "max_attempts=2" in result.stderr
+    assert "--max-attempts 2" in result.stderr
     # The log lines (not a terminal): one per attempt, the first says when the next poll is.
     lines = [line for line in result.stderr.splitlines() if "attempt " in line]
     assert lines[0].startswith("waitable wait: s3 bucket-exists: attempt 1, ")
@@ -84,7 +84,7 @@ def test_quiet_shows_no_progress_but_still_says_why_it_failed(
     result = _two_polls_of_a_missing_bucket(fresh, unique_name, "--quiet")
     assert result.exit_code == ExitCode.ATTEMPTS_EXHAUSTED, result.output
     lines = result.stderr.splitlines()
-    assert len(lines) == 1 and "max_attempts=2" in lines[0], result.stderr
+    assert len(lines) == 1 and "--max-attempts 2" in lines[0], result.stderr
     assert lines[0].startswith("waitable wait: ")
 
 

@@ -81,7 +81,7 @@ def test_live_status_line_on_a_terminal(fresh: MotoServer, unique_name: str) -> 
         updates[-1].strip(),
     )
     # Then the outcome on a line of its own; no log lines on a terminal.
-    assert "gave up: max_attempts=2" in rest
+    assert "gave up: --max-attempts 2" in rest
     assert "waitable wait: s3 bucket-exists: attempt" not in text
 
 

@@ -15,8 +15,10 @@ import click
 
 from ..backoff import FixedDelay
 from ..errors import WaiterConfigurationError, WaiterError
+from ..seconds import MAX_SECONDS
+from .advice import for_cli
 from .exit_codes import ExitCode, exit_code_of
-from .input_options import InputError, input_shape, parse_input_options
+from .input_options import InputError, input_shape, load_json, parse_input_options
 from .sources import (
     BotocoreSource,
     ModelSource,
@@ -88,12 +90,14 @@ def _input(
     input_json: str | None,
     input_file: str | None,
 ) -> dict[str, Any]:
+    """The operation's input from the options, `--input` or `--input-file`, checked
+    against the input shape of botocore's service (`entry.service`, else `service`)."""
     where = f"{service} {entry.cli_name} ({entry.operation})"
     if input_json is not None and input_file is not None:
         raise click.UsageError("give one of --input and --input-file")
     text, origin = input_json, "--input"
     if input_file is not None:
-        origin = input_file
+        origin = f"--input-file {input_file}"
         try:
             text = Path(input_file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
@@ -101,7 +105,7 @@ def _input(
     data: dict[str, Any] = {}
     if text is not None:
         try:
-            given = json.loads(text)
+            given = load_json(text)
         except ValueError as exc:
             raise click.UsageError(f"{origin}: not valid JSON ({exc})") from None
         if not isinstance(given, dict):
@@ -109,7 +113,7 @@ def _input(
                 f"{origin}: the input must be a JSON object of {entry.operation}'s members"
             )
         data = given
-    shape = input_shape(service, entry.operation)
+    shape = input_shape(entry.service or service, entry.operation)
     try:
         data.update(parse_input_options(options, shape, where))
     except InputError as exc:
@@ -179,7 +183,7 @@ def _fail(message: str, code: ExitCode) -> None:
 )
 @click.option(
     "--max-wait",
-    type=click.FloatRange(min=0, min_open=True),
+    type=click.FloatRange(min=0, min_open=True, max=MAX_SECONDS),
     help="Give up after this many seconds (botocore waiters: delay × max attempts).",
 )
 @click.option(
@@ -187,7 +191,7 @@ def _fail(message: str, code: ExitCode) -> None:
 )
 @click.option(
     "--delay",
-    type=click.FloatRange(min=0, min_open=True),
+    type=click.FloatRange(min=0, min_open=True, max=MAX_SECONDS),
     help="Poll every SECONDS instead of the waiter's own delays.",
 )
 @click.option("--profile", help="The AWS profile (as in the AWS CLI).")
@@ -228,6 +232,78 @@ def wait(
     values, structures JSON or shorthand such as Name=env,Values=ci), or --input
     JSON / --input-file FILE.
     """
+    began = monotonic()
+    label = " ".join(words[:2]) if words and not list_only else "--list"
+    status = None
+    if not quiet:
+        status = Status(
+            sys.stderr,
+            label,
+            None,
+            live=sys.stderr.isatty(),
+            columns=shutil.get_terminal_size().columns,
+        )
+    try:
+        _command(
+            status,
+            words,
+            list_only,
+            package,
+            model,
+            input_json,
+            input_file,
+            max_wait,
+            max_attempts,
+            delay,
+            profile,
+            region,
+            endpoint_url,
+            quiet,
+            output,
+        )
+    except KeyboardInterrupt:
+        # Ctrl-C at any moment, loading the waiters as much as polling: the same
+        # line and status (click would say "Aborted!" and exit 1, a failure state).
+        if status is not None:
+            status.interrupted(monotonic() - began)
+        sys.exit(ExitCode.INTERRUPTED)
+
+
+def _deadline(
+    entry: WaiterEntry, label: str, max_wait: float | None, max_attempts: int | None
+) -> float:
+    """The wait's `max_wait_time`: `--max-wait`; else, with `--max-attempts`, no limit
+    of its own (those attempts are the limit, as boto3's `WaiterConfig` `MaxAttempts`
+    makes them); else the source's deadline (botocore's delay × max attempts)."""
+    if max_wait is not None:
+        return max_wait
+    if entry.default_max_wait is None:
+        raise click.UsageError(
+            f"{label}: say how long to wait: pass --max-wait SECONDS"
+        )
+    if max_attempts is not None:
+        return MAX_SECONDS
+    return entry.default_max_wait
+
+
+def _command(
+    status: Status | None,
+    words: tuple[str, ...],
+    list_only: bool,
+    package: str | None,
+    model: str | None,
+    input_json: str | None,
+    input_file: str | None,
+    max_wait: float | None,
+    max_attempts: int | None,
+    delay: float | None,
+    profile: str | None,
+    region: str | None,
+    endpoint_url: str | None,
+    quiet: bool,
+    output: str,
+) -> None:
+    """The command's work; `wait` turns a Ctrl-C anywhere in it into exit 130."""
     source = _source(package, model)
     if list_only:
         if len(words) > 1:
@@ -240,25 +316,15 @@ def wait(
             "--instance-ids i-123 (waitable wait --list shows them)"
         )
     service, name, options = words[0], words[1], list(words[2:])
+    label = f"{service} {name}"
     entry = _entry(source, service, name)
     data = _input(entry, service, options, input_json, input_file)
-    if max_wait is None and entry.default_max_wait is None:
-        raise click.UsageError(
-            f"{service} {name}: say how long to wait: pass --max-wait SECONDS"
-        )
-    label = f"{service} {name}"
-    status = None
-    if not quiet:
-        status = Status(
-            sys.stderr,
-            label,
-            None,
-            live=sys.stderr.isatty(),
-            columns=shutil.get_terminal_size().columns,
-        )
-    began = monotonic()
+    deadline = _deadline(entry, label, max_wait, max_attempts)
+    # the deadline is the user's own, or botocore's default, unless --max-attempts
+    # alone made it the command's "no limit": messages then speak of attempts only
+    deadline_given = max_wait is not None or max_attempts is None
     try:
-        client = _client(service, profile, region, endpoint_url)
+        client = _client(entry.service or service, profile, region, endpoint_url)
         cls = entry.load()
         if status is not None:
             status.definition = cls.definition
@@ -270,25 +336,22 @@ def wait(
         )
         result = waiter.wait(
             data,
-            max_wait_time=max_wait if max_wait is not None else entry.default_max_wait,
+            max_wait_time=deadline,
             max_attempts=max_attempts,
             min_delay=delay,
             max_delay=delay,
         )
-    except KeyboardInterrupt:
-        if status is not None:
-            status.interrupted(monotonic() - began)
-        sys.exit(ExitCode.INTERRUPTED)
-    except click.ClickException:
+    except (click.ClickException, KeyboardInterrupt):
         raise
     except WaiterConfigurationError as exc:
-        raise click.UsageError(f"{label}: {exc}") from None
+        raise click.UsageError(f"{label}: {for_cli(str(exc))}") from None
     except WaiterError as exc:
         if status is not None:
             status.finish()
+        message = for_cli(str(exc), deadline_given=deadline_given)
         if output == "json":
-            click.echo(json.dumps(_data(exc.result.to_data(), exc), indent=2))
-        _fail(str(exc), exit_code_of(exc))
+            click.echo(json.dumps(_data(exc.result.to_data(), exc, message), indent=2))
+        _fail(message, exit_code_of(exc))
     except Exception as exc:  # unforeseen: a bug here or in a client library
         if status is not None:
             status.finish()
@@ -307,8 +370,11 @@ def wait(
             )
 
 
-def _data(result: dict[str, Any], error: WaiterError | None) -> dict[str, Any]:
-    """The result's JSON data, with the error's type and message when the wait failed."""
+def _data(
+    result: dict[str, Any], error: WaiterError | None, message: str = ""
+) -> dict[str, Any]:
+    """The result's JSON data, with the error's type and `message` (the error's text
+    as the command prints it) when the wait failed."""
     if error is not None:
-        result["error"] = {"type": type(error).__name__, "message": str(error)}
+        result["error"] = {"type": type(error).__name__, "message": message}
     return result

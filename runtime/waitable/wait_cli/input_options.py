@@ -16,13 +16,35 @@ from typing import Any
 
 from .shorthand import ShorthandError, parse_shorthand
 
-__all__ = ["InputError", "input_shape", "option_names", "parse_input_options"]
+__all__ = [
+    "InputError",
+    "input_shape",
+    "load_json",
+    "option_names",
+    "parse_input_options",
+]
 
 SCALAR_TYPES = ("string", "integer", "long", "float", "double", "timestamp", "blob")
 
 
 class InputError(ValueError):
     """An input option is unknown, misses its value or has a wrong one; says which and what to do."""
+
+
+def load_json(text: str) -> Any:
+    """`json.loads(text)`, with any way the text is not usable JSON a `ValueError`.
+
+    Python's parser raises `RecursionError` (not a `ValueError`) on arrays or objects
+    nested deeper than the interpreter's recursion limit: text on a command line or in
+    a user's file is bad input then, not a failure of the wait.
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(
+            "nested too deeply: arrays and objects nest deeper than the JSON "
+            "parser can follow"
+        ) from None
 
 
 def input_shape(service: str, operation: str) -> Any | None:
@@ -137,7 +159,7 @@ def _one(shape: Any, text: str, option: str, where: str) -> Any:
 
 def _json(text: str, option: str, where: str) -> Any:
     try:
-        return json.loads(text)
+        return load_json(text)
     except ValueError as exc:
         raise InputError(
             f"{where}: {option} wants JSON here ({exc}); e.g. {option} '[{{...}}]'"

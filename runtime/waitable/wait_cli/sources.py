@@ -6,10 +6,11 @@ service), keyed by the AWS CLI's kebab-case names, so the command treats them al
 
 from __future__ import annotations
 
+import functools
 import importlib
-import json
 import pkgutil
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -17,6 +18,7 @@ from typing import Any, Protocol
 
 from ..definition import WaiterDefinition, WaiterDefinitionError
 from ..waiter import AsyncWaiter, Waiter
+from .input_options import load_json
 
 __all__ = [
     "BotocoreSource",
@@ -42,6 +44,9 @@ class WaiterEntry:
 
     `default_max_wait` is the source's own deadline (botocore's delay times max
     attempts), None when the wait needs `--max-wait`; `summary` is for `--list`.
+    `service` is the botocore name of the waiter's service (what the client and the
+    input options are made for, e.g. `lambda` for a package's `lambda_`), None when
+    it is the name the user gave.
     """
 
     cli_name: str
@@ -50,6 +55,7 @@ class WaiterEntry:
     load: Callable[[], type[Waiter[Any, Any]]]
     default_max_wait: float | None
     summary: str
+    service: str | None = None
 
 
 class WaiterSource(Protocol):
@@ -113,8 +119,11 @@ def _botocore_loader(
     return load
 
 
-def _entry(cls: type[Waiter[Any, Any]], origin: str) -> WaiterEntry:
-    """A generated class's entry; one generated from botocore's data keeps its deadline."""
+def _entry(
+    cls: type[Waiter[Any, Any]], origin: str, service: str | None = None
+) -> WaiterEntry:
+    """A generated class's entry (for botocore's `service` when known); one generated
+    from botocore's data keeps its deadline."""
     definition = cls.definition
     attempts = getattr(cls, "botocore_max_attempts", None)
     if isinstance(attempts, int):
@@ -130,6 +139,7 @@ def _entry(cls: type[Waiter[Any, Any]], origin: str) -> WaiterEntry:
         load=lambda: cls,
         default_max_wait=deadline,
         summary=f"{summary} ({origin})",
+        service=service,
     )
 
 
@@ -148,8 +158,83 @@ def _waiter_classes(module: ModuleType) -> list[type[Waiter[Any, Any]]]:
     return found
 
 
+def _normalized(name: str) -> str:
+    """`name` as letters and digits only, lower case: `acm_pca`, `acm-pca` and
+    `ACM PCA` are all `acmpca`, `lambda_` is `lambda`."""
+    return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+@functools.lru_cache(maxsize=1)
+def _botocore_data() -> (
+    tuple[tuple[tuple[str, frozenset[tuple[str, Any]]], ...], tuple[str, ...]]
+):
+    """botocore's services with their waiters `(name, operation)`, and all its service
+    names (the installed data does not change while the command runs: read once)."""
+    session = importlib.import_module("botocore.session")
+    loader = session.get_session().get_component("data_loader")
+    waiters = []
+    for service in loader.list_available_services("waiters-2"):
+        document = loader.load_service_model(service, "waiters-2")
+        found = document.get("waiters") if isinstance(document, dict) else None
+        if isinstance(found, dict):
+            pairs = frozenset(
+                (str(name), value.get("operation"))
+                for name, value in found.items()
+                if isinstance(value, dict)
+            )
+            waiters.append((str(service), pairs))
+    names = tuple(str(s) for s in loader.list_available_services("service-2"))
+    return tuple(waiters), names
+
+
+def botocore_service(
+    aliases: Iterable[str], waiters: Iterable[tuple[str, str]]
+) -> str | None:
+    """The botocore service that waiters `(name, operation)` known by `aliases` belong to.
+
+    A generated package names its modules after the SDK id (`lambda_`, `acm_pca`) and a
+    model its services after it too, while botocore, and so the client and the input
+    options, use the service's own name (`lambda`, `acm-pca`, `elbv2` for "Elastic
+    Load Balancing v2"). The one botocore service whose waiter data holds all these
+    waiters is it (several: the one named like an alias); else the one botocore service
+    named like an alias; else None (the name given is used as it is). Only file
+    listings and the small waiter files are read (about 50 ms), never service models.
+    """
+    try:
+        by_waiters, names = _botocore_data()
+    except (ImportError, OSError, ValueError, LookupError, AttributeError):
+        return None  # botocore's data unreadable: the name given is used as it is
+    wanted = set(waiters)
+    keys = {_normalized(alias) for alias in aliases}
+    holding = [service for service, pairs in by_waiters if wanted and wanted <= pairs]
+    if len(holding) == 1:
+        return holding[0]
+    for candidates in (holding, names):
+        named = [service for service in candidates if _normalized(service) in keys]
+        if len(named) == 1:
+            return named[0]
+    return None
+
+
+@dataclass(frozen=True)
+class _PackageService:
+    """One service of a package: the module holding its waiter classes, the name
+    `--list` shows (botocore's, when known), botocore's name, every name accepted."""
+
+    listed: str
+    module: ModuleType
+    botocore: str | None
+    names: frozenset[str]
+
+
 class PackageSource:
-    """Waiters from a package written by `generate-waiters` (one service, or one per subpackage)."""
+    """Waiters from a package written by `generate-waiters` (one service, or one per subpackage).
+
+    Each service is listed by its botocore name when it can be told (`lambda`,
+    `acm-pca`), else by its module's name; either name, and the package's own name
+    for a one-service package, selects it, and the client and the input options are
+    always made for the botocore name.
+    """
 
     def __init__(self, package: str) -> None:
         try:
@@ -160,6 +245,7 @@ class PackageSource:
                 "generate-waiters and put its folder on PYTHONPATH"
             ) from None
         self.package = package
+        self._catalog: list[_PackageService] | None = None
 
     def _subpackages(self) -> dict[str, ModuleType]:
         found: dict[str, ModuleType] = {}
@@ -170,85 +256,197 @@ class PackageSource:
                     found[info.name] = module
         return found
 
+    def _services(self) -> list[_PackageService]:
+        """The package's services, named once (botocore's data is read once per source)."""
+        if self._catalog is None:
+            own = self.package.rsplit(".", 1)[-1]
+            modules = (
+                {own: self.module}
+                if _waiter_classes(self.module)
+                else self._subpackages()
+            )
+            catalog = []
+            for module_name, module in sorted(modules.items()):
+                waiters = {
+                    (cls.definition.name, cls.definition.operation)
+                    for cls in _waiter_classes(module)
+                }
+                botocore = botocore_service([module_name], waiters)
+                listed = botocore or module_name
+                catalog.append(
+                    _PackageService(
+                        listed, module, botocore, frozenset({listed, module_name})
+                    )
+                )
+            self._catalog = catalog
+        return self._catalog
+
     def services(self) -> list[str]:
-        """The package's service subpackages, or the package's own name for one service."""
-        if _waiter_classes(self.module):
-            return [self.package.rsplit(".", 1)[-1]]
-        return sorted(self._subpackages())
+        """The package's services: botocore's names where known, else the modules' names."""
+        return sorted(service.listed for service in self._services())
 
     def waiters(self, service: str) -> dict[str, WaiterEntry]:
-        """The waiter classes of `PACKAGE.SERVICE`, or of the package itself."""
-        subpackages = {} if _waiter_classes(self.module) else self._subpackages()
-        module = subpackages.get(service, self.module)
-        classes = _waiter_classes(module)
-        if not classes:
-            raise SourceError(
-                f"package {self.package!r} has no waiters for service {service!r}; "
-                f"it has {', '.join(self.services()) or 'none'}"
-            )
-        return {
-            entry.cli_name: entry
-            for entry in (_entry(cls, f"from {self.package}") for cls in classes)
-        }
+        """The waiter classes of `service` (any of its names), made for botocore's name."""
+        for known in self._services():
+            if service in known.names:
+                return {
+                    entry.cli_name: entry
+                    for entry in (
+                        _entry(cls, f"from {self.package}", known.botocore)
+                        for cls in _waiter_classes(known.module)
+                    )
+                }
+        raise SourceError(
+            f"package {self.package!r} has no waiters for service {service!r}; "
+            f"it has {', '.join(self.services()) or 'none'} "
+            f"(waitable wait --package {self.package} --list)"
+        )
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of `value`'s type, for saying what a model holds instead."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
 
 
 class ModelSource:
-    """Waiters read from the `smithy.waiters#waitable` traits of a Smithy JSON AST model file."""
+    """Waiters read from the `smithy.waiters#waitable` traits of a Smithy JSON AST model file.
+
+    Every value the command reads is checked for its JSON type first: a malformed
+    model is a `SourceError` naming the file, the shape and what is wrong (the
+    command's bad-usage exit), never a Python error from deep inside.
+    """
 
     def __init__(self, path: str) -> None:
         self.path = path
+        advice = "pass a model file such as the ones generate-waiters reads"
         try:
-            document = json.loads(Path(path).read_text(encoding="utf-8"))
-            shapes = document["shapes"]
-            if not isinstance(shapes, dict):
-                raise TypeError("shapes is not an object")
-        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
             raise SourceError(
-                f"{path}: cannot read a Smithy JSON AST model ({exc}); pass a model "
-                "file such as the ones generate-waiters reads"
+                f"{path}: cannot read a Smithy JSON AST model ({exc}); {advice}"
             ) from None
+        try:
+            document = load_json(text)
+        except ValueError as exc:
+            raise SourceError(
+                f"{path}: cannot read a Smithy JSON AST model: not valid JSON "
+                f"({exc}); {advice}"
+            ) from None
+        if not isinstance(document, dict):
+            raise SourceError(
+                f"{path}: cannot read a Smithy JSON AST model: the file holds "
+                f"{_json_type(document)}, not an object; {advice}"
+            )
+        shapes = document.get("shapes")
+        if not isinstance(shapes, dict):
+            what = "no shapes" if shapes is None else f"shapes as {_json_type(shapes)}"
+            raise SourceError(
+                f"{path}: cannot read a Smithy JSON AST model: it has {what}, not "
+                f"an object of shapes; {advice}"
+            )
         self.shapes: dict[str, Any] = shapes
+
+    def _malformed(self, shape_id: str, what: str) -> SourceError:
+        return SourceError(
+            f"{self.path}: shape {shape_id}: {what}; fix the model "
+            "(generate-waiters --check reports all problems)"
+        )
+
+    def _traits(self, shape_id: str, shape: Any) -> dict[str, Any]:
+        """The traits of a shape, checked to be an object (none: empty)."""
+        if not isinstance(shape, dict):
+            raise self._malformed(
+                shape_id, f"the shape is {_json_type(shape)}, not an object"
+            )
+        traits = shape.get("traits", {})
+        if not isinstance(traits, dict):
+            raise self._malformed(
+                shape_id, f"traits is {_json_type(traits)}, not an object"
+            )
+        return traits
 
     def services(self) -> list[str]:
         """The model's services by their SDK id in AWS CLI style (`DynamoDB` → `dynamodb`)."""
         names = []
         for shape_id, shape in self.shapes.items():
-            if isinstance(shape, dict) and shape.get("type") == "service":
-                sdk_id = (shape.get("traits") or {}).get(SERVICE_TRAIT, {}).get("sdkId")
-                name = sdk_id or shape_id.rpartition("#")[2]
-                names.append(str(name).lower().replace(" ", "-"))
+            traits = self._traits(shape_id, shape)
+            if shape.get("type") != "service":
+                continue
+            service = traits.get(SERVICE_TRAIT, {})
+            if not isinstance(service, dict):
+                raise self._malformed(
+                    shape_id,
+                    f"trait {SERVICE_TRAIT} is {_json_type(service)}, not an object",
+                )
+            sdk_id = service.get("sdkId")
+            if sdk_id is not None and not (isinstance(sdk_id, str) and sdk_id):
+                raise self._malformed(
+                    shape_id,
+                    f"{SERVICE_TRAIT} sdkId is {_json_type(sdk_id)}, not a "
+                    "non-empty string",
+                )
+            name = sdk_id or shape_id.rpartition("#")[2]
+            names.append(name.lower().replace(" ", "-"))
         return sorted(names)
 
     def waiters(self, service: str) -> dict[str, WaiterEntry]:
-        """Every waiter of the model file (one model describes one service)."""
+        """Every waiter of the model file (one model describes one service), made
+        for the botocore service they belong to when botocore's data tells it."""
         xform_name = importlib.import_module("botocore").xform_name
-        entries: dict[str, WaiterEntry] = {}
+        classes: list[type[Waiter[Any, Any]]] = []
         for shape_id, shape in self.shapes.items():
-            traits = shape.get("traits") if isinstance(shape, dict) else None
-            if not isinstance(traits, dict) or WAITABLE_TRAIT not in traits:
+            traits = self._traits(shape_id, shape)
+            if WAITABLE_TRAIT not in traits:
                 continue
+            waitable = traits[WAITABLE_TRAIT]
+            if not isinstance(waitable, dict):
+                raise self._malformed(
+                    shape_id,
+                    f"trait {WAITABLE_TRAIT} is {_json_type(waitable)}, not an "
+                    "object of waiters by name",
+                )
             operation = shape_id.rpartition("#")[2]
-            for name, value in traits[WAITABLE_TRAIT].items():
+            for name, value in waitable.items():
                 try:
                     definition = WaiterDefinition.from_trait(name, operation, value)
-                except (WaiterDefinitionError, TypeError, ValueError) as exc:
-                    raise SourceError(
-                        f"{self.path}: operation {shape_id}, waiter {name}: {exc}; "
-                        "fix the trait (generate-waiters --check reports all problems)"
-                    ) from None
-                cls: type[Waiter[Any, Any]] = type(
-                    f"{name}Waiter",
-                    (Waiter,),
-                    {
-                        "definition": definition,
-                        "operation_method": xform_name(operation),
-                    },
+                except (
+                    WaiterDefinitionError,
+                    TypeError,
+                    ValueError,
+                    LookupError,
+                    AttributeError,
+                    RecursionError,
+                ) as exc:
+                    raise self._malformed(shape_id, f"waiter {name}: {exc}") from None
+                classes.append(
+                    type(
+                        f"{name}Waiter",
+                        (Waiter,),
+                        {
+                            "definition": definition,
+                            "operation_method": xform_name(operation),
+                        },
+                    )
                 )
-                entry = _entry(cls, f"from {Path(self.path).name}")
-                entries[entry.cli_name] = entry
-        if not entries:
+        if not classes:
             raise SourceError(
                 f"{self.path}: the model has no {WAITABLE_TRAIT} traits; pass a model "
                 "with waiters"
             )
-        return entries
+        botocore = botocore_service(
+            [service, *self.services()],
+            {(cls.definition.name, cls.definition.operation) for cls in classes},
+        )
+        origin = f"from {Path(self.path).name}"
+        entries = (_entry(cls, origin, botocore) for cls in classes)
+        return {entry.cli_name: entry for entry in entries}

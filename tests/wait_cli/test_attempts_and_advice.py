@@ -1,0 +1,219 @@
+"""`--max-attempts` above botocore's default makes all those attempts (as boto3's
+`WaiterConfig` `MaxAttempts` does) instead of stopping at botocore's delay × max
+attempts deadline; and what the command prints of a waiter's error names the command's
+options (`--max-wait`, `--max-attempts`, `--delay`), never the Python API's arguments
+(`max_wait_time`, `retry_on=`, `min_delay=300`), which a shell user cannot pass.
+
+The waits run on a virtual clock against moto's server: no real sleeps.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+from typing import Any
+
+import pytest
+
+from clients.conftest import MotoServer
+from waitable import AcceptorState, WaiterResult
+from waitable.errors import (
+    WaiterMaxAttemptsError,
+    WaiterOperationError,
+    WaiterTimeoutError,
+)
+from waitable.options import validate_seconds
+from waitable.testing import VirtualClock
+from waitable.wait_cli import ExitCode
+from waitable.wait_cli.advice import RETRY_ADVICE, for_cli
+from waitable.wait_cli.status import StatusClock
+
+from .conftest import run_wait
+
+#: The Python API's names, which no message of the command may advise.
+PYTHON_NAMES = re.compile(
+    r"retry_on|\bretry=|max_wait_time|min_delay|max_delay|max_attempts|"
+    r"StandardRetryStrategy|WaiterConfig"
+)
+
+
+@pytest.fixture
+def virtual_time(monkeypatch: pytest.MonkeyPatch) -> VirtualClock:
+    """The command's clock made virtual: its delays pass at once."""
+    clock = VirtualClock()
+    monkeypatch.setattr(
+        "waitable.wait_cli.command.StatusClock",
+        lambda status: StatusClock(status, clock),
+    )
+    return clock
+
+
+def _missing_bucket(server: MotoServer, bucket: str, *extra: str) -> Any:
+    return run_wait(
+        server, "s3", "bucket-exists", "--bucket", bucket, "--quiet", *extra
+    )
+
+
+def test_max_attempts_above_botocores_makes_them_all(
+    fresh: MotoServer, unique_name: str, virtual_time: VirtualClock
+) -> None:
+    # botocore's BucketExists: every 5 s, 20 attempts (a 100 s deadline by default)
+    result = _missing_bucket(
+        fresh, unique_name, "--max-attempts", "25", "--output", "json"
+    )
+    assert result.exit_code == ExitCode.ATTEMPTS_EXHAUSTED, result.output
+    data = json.loads(result.stdout)
+    assert data["attempts"] == 25
+    assert virtual_time.now() == pytest.approx(24 * 5)
+    assert result.stderr == (
+        f"waitable wait: waiter BucketExists gave up: --max-attempts 25 reached "
+        f"after 25 attempts in {data['elapsed']:.1f}s, last error NotFound; "
+        "raise --max-attempts to keep waiting\n"
+    )
+    assert data["error"]["message"] == result.stderr[len("waitable wait: ") : -1]
+
+
+def test_max_wait_given_still_limits_max_attempts(
+    fresh: MotoServer, unique_name: str, virtual_time: VirtualClock
+) -> None:
+    result = _missing_bucket(
+        fresh, unique_name, "--max-attempts", "25", "--max-wait", "50"
+    )
+    assert result.exit_code == ExitCode.TIMEOUT, result.output
+    assert "(--max-wait 50)" in result.stderr
+    assert result.stderr.endswith("; pass a larger --max-wait to wait longer\n")
+    assert not PYTHON_NAMES.search(result.stderr), result.stderr
+
+
+def test_max_attempts_below_the_deadline_says_what_is_left(
+    fresh: MotoServer, unique_name: str, virtual_time: VirtualClock
+) -> None:
+    result = _missing_bucket(
+        fresh, unique_name, "--max-attempts", "2", "--max-wait", "50"
+    )
+    assert result.exit_code == ExitCode.ATTEMPTS_EXHAUSTED, result.output
+    assert "s of --max-wait 50 still left; raise --max-attempts to use the whole " in (
+        result.stderr
+    )
+    assert not PYTHON_NAMES.search(result.stderr), result.stderr
+
+
+def test_transport_error_advice_names_the_commands_options(
+    monkeypatch: pytest.MonkeyPatch, virtual_time: VirtualClock
+) -> None:
+    with socket.socket() as closed:  # a port nothing listens on: refused at once
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")  # botocore's own retries: none
+    result = _missing_bucket(
+        MotoServer(f"http://127.0.0.1:{port}"), "b", "--output", "json"
+    )
+    assert result.exit_code == ExitCode.OPERATION_ERROR, result.output
+    assert result.stderr.endswith(f"; {RETRY_ADVICE}\n"), result.stderr
+    assert not PYTHON_NAMES.search(result.output), result.output
+
+
+def test_unmatched_error_advice_names_the_commands_input(
+    fresh: MotoServer, virtual_time: VirtualClock
+) -> None:
+    # InstanceIds must be a list: botocore refuses the input before sending it
+    result = run_wait(
+        fresh, "ec2", "instance-running", "--input", '{"InstanceIds": "i-1"}'
+    )
+    assert result.exit_code == ExitCode.OPERATION_ERROR, result.output
+    assert "ParamValidationError" in result.stderr
+    assert not PYTHON_NAMES.search(result.stderr), result.stderr
+
+
+@pytest.mark.parametrize("option", ["--delay", "--max-wait"])
+def test_seconds_out_of_range_name_the_option(option: str) -> None:
+    result = run_wait(None, "s3", "bucket-exists", "--bucket", "b", option, "1e10")
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert f"'{option}'" in result.stderr
+    assert not PYTHON_NAMES.search(result.stderr), result.stderr
+
+
+RESULT: WaiterResult[Any] = WaiterResult(
+    "BucketExists", AcceptorState.RETRY, None, 3, 10.0, ()
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        (
+            str(WaiterTimeoutError(RESULT, max_wait_time=100, why="no acceptor")),
+            "(--max-wait 100) after 3 attempts in 10.0s, no response; pass a "
+            "larger --max-wait to wait longer",
+        ),
+        (
+            str(
+                WaiterMaxAttemptsError(
+                    RESULT, max_attempts=3, max_wait_time=100, remaining=90
+                )
+            ),
+            "--max-attempts 3 reached after 3 attempts in 10.0s, no response, with "
+            "90.0s of --max-wait 100 still left; raise --max-attempts to use the "
+            "whole --max-wait",
+        ),
+        (
+            str(
+                WaiterMaxAttemptsError(
+                    RESULT, max_attempts=3, max_wait_time=10, remaining=0
+                )
+            ),
+            "as --max-wait 10 ran out too",
+        ),
+        (
+            str(
+                WaiterOperationError(
+                    RESULT,
+                    error_code="ConnectTimeoutError",
+                    advice="ConnectTimeoutError is a transport error, not a service "
+                    "error; pass retry_on=(ConnectTimeoutError,) to retry it, or "
+                    "retry= a waitable.retry.StandardRetryStrategy() to retry it "
+                    "with backoff (2 retries of this poll's call were made)",
+                )
+            ),
+            f"not a service error; {RETRY_ADVICE} (2 retries of this poll's call",
+        ),
+        (
+            str(
+                WaiterOperationError(
+                    RESULT,
+                    error_code="AwsCrtError",
+                    advice="AwsCrtError is a transport error (passing failure), "
+                    "not a service error; pass retry= a "
+                    "waitable.retry.StandardRetryStrategy() to retry it with "
+                    "backoff (it retries awscrt's network failures by name)",
+                )
+            ),
+            f"not a service error; {RETRY_ADVICE}",
+        ),
+        (
+            str(
+                WaiterOperationError(
+                    RESULT,
+                    error_code="ValidationError",
+                    advice="an error that no acceptor matches ends the wait (the "
+                    "spec's implicit failure); check the input, or pass retry_on= "
+                    "to retry this error type",
+                )
+            ),
+            "; check the input (the --MEMBER options, --input or --input-file)",
+        ),
+    ],
+)
+def test_runtime_messages_in_the_commands_words(message: str, expected: str) -> None:
+    text = for_cli(message)
+    assert expected in text
+    assert not PYTHON_NAMES.search(text), text
+
+
+def test_a_refused_delay_in_the_commands_words() -> None:
+    with pytest.raises(ValueError) as raised:
+        validate_seconds("BucketExists", "min_delay", 10**10)
+    text = for_cli(str(raised.value))
+    assert text.endswith("; pass e.g. --delay 300 for five minutes")
+    assert not PYTHON_NAMES.search(text), text
