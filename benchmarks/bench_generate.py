@@ -41,11 +41,21 @@ Then the peak memory (max RSS) of a fresh process generating the AWS models in
 one run (one subpackage per service), against a fresh process that only
 `json.load`s them and keeps them, and how many files or functions fell back to
 black (the goal is none).
+
+`--instructions` prints instead the user-space instructions (valgrind's callgrind,
+`PYTHONHASHSEED=0`) of one cold generation, a package per model, against one
+`json.load` of the same files: each the count of a process doing two rounds less
+that of one doing one, so imports and start-up cancel out. Unlike time, the count
+does not move with the machine; it leaves out the kernel's work (creating and
+syncing files) and how fast the processor runs the instructions.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -158,6 +168,76 @@ def generate_all_with_black(root: Path) -> int:
         render.certainly_stable = certain
 
 
+_ROUNDS = """
+import json, sys, tempfile
+from pathlib import Path
+mode, rounds, bench_dir, scratch = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+sys.path.insert(0, bench_dir)
+import bench_generate as bench
+if mode == "load":
+    for _ in range(rounds):
+        for path in bench.MODELS:
+            with path.open("rb") as handle:
+                json.load(handle)
+else:
+    bench.generate_all(Path(tempfile.mkdtemp(dir=scratch)))  # imports, templates
+    for _ in range(rounds):
+        bench.generate_all(Path(tempfile.mkdtemp(dir=scratch)))
+"""
+
+
+def collected_instructions(callgrind_output: str) -> int:
+    """The instruction count in callgrind's report (`Collected : N`)."""
+    found = re.search(r"Collected\s*:\s*(\d+)", callgrind_output)
+    if found is None:
+        raise RuntimeError(
+            "callgrind printed no instruction count:\n" + callgrind_output[-2000:]
+        )
+    return int(found.group(1))
+
+
+def instructions_per_round(mode: str, scratch: Path) -> int:
+    """Instructions of one round of `mode` (`load` or `generate`): two rounds less
+    one, each in a fresh process under callgrind."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise SystemExit(
+            "--instructions needs valgrind (Debian: apt-get install valgrind)"
+        )
+    counts = []
+    for rounds in (1, 2):
+        done = subprocess.run(
+            [
+                valgrind,
+                "--tool=callgrind",
+                "--callgrind-out-file=/dev/null",
+                sys.executable,
+                "-c",
+                _ROUNDS,
+                mode,
+                str(rounds),
+                str(Path(__file__).resolve().parent),
+                str(scratch),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
+        counts.append(collected_instructions(done.stderr))
+    return counts[1] - counts[0]
+
+
+def print_instructions(scratch: Path) -> None:
+    """`--instructions`: cold generation against json.load, in instructions."""
+    with tempfile.TemporaryDirectory(dir=scratch) as room:
+        load = instructions_per_round("load", Path(room))
+        cold = instructions_per_round("generate", Path(room))
+    print(f"{len(MODELS)} AWS model files, instructions (callgrind, user space)")
+    print(f"json.load of every file      {load / 1e6:8.0f}M  1.00x")
+    print(f"cold generation              {cold / 1e6:8.0f}M  {cold / load:5.2f}x")
+
+
 def peak_kib(mode: str) -> int:
     """Max RSS (KiB) of a fresh process that `load`s every AWS model (and keeps
     them) or generates them all in one run (`generate`). Read from the child's
@@ -183,9 +263,17 @@ def main() -> None:
         default=PROJECT_ROOT / "build" / "bench-generate",
         help="where the generated packages go (removed afterwards)",
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions with valgrind instead of timing (see above)",
+    )
     args = parser.parse_args()
     repeat = args.repeat
     args.scratch.mkdir(parents=True, exist_ok=True)
+    if args.instructions:
+        print_instructions(args.scratch)
+        return
     with tempfile.TemporaryDirectory(dir=args.scratch) as scratch:
         root = Path(scratch)
         waiters = generate_all(root / "warmup")  # imports, template compilation

@@ -75,3 +75,18 @@ def test_the_peak_is_the_child_s_own_not_the_parent_s() -> None:
         assert bench.peak_kib("load") < 250 * 1024
     finally:
         del ballast
+
+
+def test_the_instruction_count_is_read_from_callgrind_s_report() -> None:
+    report = "==1== Events    : Ir\n==1== Collected : 3715659123\n==1==\n"
+    assert bench.collected_instructions(report) == 3715659123
+    with pytest.raises(RuntimeError, match="no instruction count"):
+        bench.collected_instructions("valgrind: command not found")
+
+
+def test_counting_instructions_without_valgrind_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bench.shutil, "which", lambda name: None)
+    with pytest.raises(SystemExit, match="apt-get install valgrind"):
+        bench.instructions_per_round("load", tmp_path)
