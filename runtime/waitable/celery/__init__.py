@@ -13,13 +13,14 @@ from .delivery import DONE_TASK
 from .guard import WaitGuard
 from .names import register_client_factory, register_waiter
 from .outcome import error_outcome, result_outcome
-from .start import start_wait
+from .start import WaitIdInUseError, start_wait
 from .tasks import POLL_TASK, WaitTasks, install, installed, sweep_once
 
 __all__ = [
     "DONE_TASK",
     "POLL_TASK",
     "WaitGuard",
+    "WaitIdInUseError",
     "WaitTasks",
     "error_outcome",
     "install",

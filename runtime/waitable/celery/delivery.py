@@ -16,7 +16,9 @@ the body and recording it delivered, the one window in which the body can run
 twice. Copies are recognised for `keep` seconds after the wait is delivered.
 If the body raises, the lease is freed and nothing recorded: `waitable.done`
 is retried after the on_done task's `default_retry_delay`, up to its
-`max_retries`, then recorded `failed` (see `tasks._done`).
+`max_retries`, then recorded `failed` (see `tasks._done`). Redis away for a
+moment does not count as the body raising: before the body, `waitable.done` is
+retried soon; after it, only the record is retried (`deliver`).
 """
 
 from __future__ import annotations
@@ -27,12 +29,13 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import WaiterConfigurationError
-from .guard import Decision, WaitGuard
+from .guard import REDIS_OUTAGES, Decision, WaitGuard, retry_redis
 from .lease import holding
 
 __all__ = [
     "DONE_TASK",
     "PUBLISH_OPTIONS",
+    "DeliveryNotRecorded",
     "call_on_done",
     "deliver",
     "done_options",
@@ -64,6 +67,12 @@ _TASK_OPTIONS = (
 )
 
 logger = logging.getLogger("waitable.celery")
+
+
+class DeliveryNotRecorded(RuntimeError):
+    """The on_done body ran, but Redis stayed away for a whole lease after it, so
+    the wait could not be recorded delivered: not the body's failure, and not to
+    be retried by running it again (`tasks._done` gives up on the message)."""
 
 
 def done_options(app: Any, signature: Any, wait_id: str) -> dict[str, Any]:
@@ -124,6 +133,9 @@ def deliver(
     Returns the claim: `run`/`rerun` (`call` ran and the wait is delivered),
     `busy` (detail: ms left on the other runner's lease) or `delivered`. If
     `call` raises, the lease is released, nothing is recorded, and it propagates.
+    Once `call` returned, recording it is retried in place while Redis is away
+    (up to a lease: `retry_redis`), so that a blip never runs the body again;
+    `DeliveryNotRecorded` if Redis stayed away longer.
     """
     decision = guard.claim(wait_id, owner, lease, keep)
     if decision.verdict in ("busy", "delivered"):
@@ -140,9 +152,25 @@ def deliver(
         try:
             call()
         except BaseException:
-            guard.release(wait_id, owner)
+            try:
+                guard.release(wait_id, owner)
+            except REDIS_OUTAGES:
+                # The lease runs out by itself; the body's error is the one raised.
+                logger.exception("wait %s: freeing the on_done lease", wait_id)
             raise
-    if not guard.delivered(wait_id, owner, keep):
+    try:
+        kept = retry_redis(
+            lambda: guard.delivered(wait_id, owner, keep),
+            f"wait {wait_id}: recording on_done delivered",
+            lease,
+        )
+    except REDIS_OUTAGES as error:
+        raise DeliveryNotRecorded(
+            f"wait {wait_id}: on_done ran, but Redis was away for {lease:g}s after "
+            "it, so it is not recorded delivered: a copy of waitable.done (the "
+            "sweep's) will run it again"
+        ) from error
+    if not kept:
         logger.warning(
             "wait %s: on_done ran past its lease and another worker took it over",
             wait_id,

@@ -5,8 +5,10 @@ Celery with a Redis broker delivers a message again after a worker dies
 into two chains, nor run `on_done` twice. One hash per wait holds the last
 poll whose successor was published (`seq`), that successor's message (`next`),
 a lease on the poll now running (`owner`, `until`, renewed while its call runs:
-a copy meanwhile does not run it again), and the end (`done`: `sending` then
-`sent`, with the `outcome`). Publishing the `waitable.done`
+a copy meanwhile does not run it again; `running`, that poll's number, so its
+successor is told apart from a copy), the start that made it (`started`: a
+second `start_wait` with the same id is refused), and the end (`done`:
+`sending` then `sent`, with the `outcome`). Publishing the `waitable.done`
 message is at-least-once; its consumer makes the call once: a lease on the
 call (`runner`, `runner_until`, renewed while it runs) and, after it,
 `delivered` (`ran`, or `failed` when its retries ran out). Every
@@ -22,17 +24,36 @@ harmless: the record drops it).
 
 from __future__ import annotations
 
+import logging
+import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["Decision", "WaitGuard"]
+import redis
+
+__all__ = ["REDIS_OUTAGES", "Decision", "WaitGuard", "backoff", "retry_redis"]
+
+#: The errors of a Redis that is away for a moment (restarting, failing over, a
+#: network blip), as opposed to a script or a reply that is wrong.
+REDIS_OUTAGES: tuple[type[Exception], ...] = (
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+)
+
+logger = logging.getLogger("waitable.celery")
+
+_T = TypeVar("_T")
 
 # KEYS[1] the wait's hash; ARGV: seq, token, lease_ms, ttl_s.
-# Returns {verdict, detail}: run | stale | ended | busy (ms left) | resend (outcome).
+# Returns {verdict, detail}: run | stale | ended | busy (ms left) | successor (ms
+# left: the holder runs poll seq - 1, which published this message and frees the
+# lease once it has recorded that) | resend (outcome). `running` is the holder's seq.
 _BEGIN = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local h = redis.call('HMGET', KEYS[1], 'seq', 'done', 'owner', 'until', 'outcome')
+local h = redis.call('HMGET', KEYS[1], 'seq', 'done', 'owner', 'until', 'outcome', 'running')
 local seq, token = tonumber(ARGV[1]), ARGV[2]
 local held = h[3] and h[3] ~= token and tonumber(h[4]) > now
 if h[2] == 'sent' then return {'ended', ''} end
@@ -42,8 +63,12 @@ if h[2] == 'sending' then
   return {'resend', h[5]}
 end
 if h[1] and tonumber(h[1]) >= seq then return {'stale', ''} end
-if held then return {'busy', tostring(tonumber(h[4]) - now)} end
-redis.call('HSET', KEYS[1], 'owner', token, 'until', now + tonumber(ARGV[3]))
+if held then
+  local verdict = 'busy'
+  if tonumber(h[6]) == seq - 1 then verdict = 'successor' end
+  return {verdict, tostring(tonumber(h[4]) - now)}
+end
+redis.call('HSET', KEYS[1], 'owner', token, 'until', now + tonumber(ARGV[3]), 'running', seq)
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
 return {'run', ''}
 """
@@ -57,13 +82,20 @@ if not h[1] or tonumber(h[1]) < tonumber(ARGV[1]) then
   redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'next', ARGV[3])
   redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 end
-if h[2] == ARGV[2] then redis.call('HDEL', KEYS[1], 'owner', 'until') end
+if h[2] == ARGV[2] then redis.call('HDEL', KEYS[1], 'owner', 'until', 'running') end
 return 1
 """
 
-# KEYS[1] the hash, KEYS[2] the due index; ARGV: first message, overdue at, id, ttl_s.
+# KEYS[1] the hash, KEYS[2] the due index; ARGV: first message, overdue at, id,
+# ttl_s, start token. 0 when the id is in use (its record exists: a running wait, or
+# one ended less than `keep` ago), which is left untouched; 1 when the record is
+# new, or is this very start's (the client sent the script again after a dropped reply).
 _STARTED = """
-redis.call('HSET', KEYS[1], 'next', ARGV[1])
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  if redis.call('HGET', KEYS[1], 'started') == ARGV[5] then return 1 end
+  return 0
+end
+redis.call('HSET', KEYS[1], 'next', ARGV[1], 'started', ARGV[5])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
 return 1
@@ -103,7 +135,7 @@ return {'send', h[3]}
 # message stays for the sweep until its consumer records it delivered.
 _SENT = """
 redis.call('HSET', KEYS[1], 'done', 'sent')
-redis.call('HDEL', KEYS[1], 'owner', 'until', 'outcome', 'seq', 'next')
+redis.call('HDEL', KEYS[1], 'owner', 'until', 'running', 'outcome', 'seq', 'next')
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
 if ARGV[3] ~= '' and redis.call('HEXISTS', KEYS[1], 'delivered') == 0 then
   redis.call('HSET', KEYS[1], 'next', ARGV[3])
@@ -194,7 +226,14 @@ class WaitGuard:
     def begin(
         self, wait_id: str, seq: int, token: str, lease: float, ttl: float
     ) -> Decision:
-        """May poll `seq` of the wait run now? Takes the lease when it may."""
+        """May poll `seq` of the wait run now? Takes the lease when it may.
+
+        `run`, `stale` or `ended` (drop the message), `resend` (detail: the
+        outcome), `busy` (detail: ms left on the lease of another copy of this
+        poll), or `successor`: the lease is held by poll `seq - 1`, whose run
+        published this message and frees the lease as soon as it has recorded
+        that (detail: ms left, the bound if that run died in between).
+        """
         reply = self._begin(
             keys=[self.key(wait_id)],
             args=[seq, token, _ms(lease), _seconds(ttl)],
@@ -213,13 +252,20 @@ class WaitGuard:
         return f"{self.key_prefix}due"
 
     def started(
-        self, wait_id: str, message: str, overdue_at: float, ttl: float
-    ) -> None:
-        """A new wait's first poll (`message`, JSON) is about to be published."""
-        self._started(
+        self, wait_id: str, message: str, overdue_at: float, ttl: float, token: str
+    ) -> bool:
+        """Record a new wait whose first poll (`message`, JSON) is about to be published.
+
+        False, touching nothing, when `wait_id` is in use: its record exists (the
+        wait runs, or ended less than `keep` ago). One Lua script, so of two
+        producers starting one id at once exactly one gets True. `token` is unique
+        to this start: the same call sent twice (a reply lost) still gets True.
+        """
+        reply = self._started(
             keys=[self.key(wait_id), self.due_key],
-            args=[message, overdue_at, wait_id, _seconds(ttl)],
+            args=[message, overdue_at, wait_id, _seconds(ttl), token],
         )
+        return bool(reply)
 
     def advance(
         self, wait_id: str, seq: int, token: str, message: str, overdue_at: float
@@ -304,3 +350,32 @@ def _ms(seconds: float) -> int:
 
 def _seconds(seconds: float) -> int:
     return max(1, int(seconds + 0.999))
+
+
+def backoff(attempt: int, first: float, cap: float) -> float:
+    """`first` seconds doubled `attempt` times (0, 1, ...), at most `cap`."""
+    return min(cap, math.ldexp(first, min(attempt, 62)))
+
+
+def retry_redis(call: Callable[[], _T], what: str, limit: float) -> _T:
+    """`call()`, again after 0.05 s, 0.1 s, ... (at most 1 s apart) while Redis is away.
+
+    For the records that must be written once the work they record is done (a
+    poll made, an on_done body run): doing that work again is what a failed
+    write would cost, so the write is retried in place. Gives up (raising the
+    last error) once `limit` seconds have passed: by then the lease covering the
+    work has run out and a copy may take it over, as after a dead worker. Only
+    for the scripts that a second run leaves as one run left them.
+    """
+    end = time.monotonic() + limit
+    attempt = 0
+    while True:
+        try:
+            return call()
+        except REDIS_OUTAGES as error:
+            pause = backoff(attempt, 0.05, 1.0)
+            if time.monotonic() + pause > end:
+                raise
+            logger.warning("%s: Redis is away (%s); trying again", what, error)
+            time.sleep(pause)
+            attempt += 1

@@ -6,6 +6,8 @@ the delays. The wait then lives in Celery messages until `on_done` is called.
 
 from __future__ import annotations
 
+import json
+import math
 import time
 import uuid
 from typing import Any
@@ -14,7 +16,18 @@ from ..errors import WaiterConfigurationError
 from .names import resolve_client_factory, resolve_waiter
 from .tasks import installed, message, visibility_timeout
 
-__all__ = ["start_wait"]
+__all__ = ["WaitIdInUseError", "start_wait"]
+
+
+class WaitIdInUseError(WaiterConfigurationError):
+    """`start_wait(wait_id=...)` named a wait that exists: it was left as it is.
+
+    Catch it to start a wait at most once per id (`wait_id` as an idempotency key).
+    """
+
+    def __init__(self, message: str, wait_id: str = "") -> None:
+        super().__init__(message)
+        self.wait_id = wait_id
 
 
 def _no_calls(input: Any) -> Any:
@@ -39,8 +52,13 @@ def start_wait(
     """Start a wait on `app` and return its id; `on_done(outcome)` is called once when it ends.
 
     `waiter` and `client` are names (`"module:Name"` or registered); `input` must
-    be JSON data; `on_done` is a Celery signature (or None). `max_wait_time` is a
-    wall-clock deadline that travels with the wait.
+    be JSON data; `on_done` is a Celery signature (or None) whose arguments are
+    JSON data. `max_wait_time` is a wall-clock deadline that travels with the
+    wait; it must be finite (the wait's Redis record expires `keep` seconds
+    after it). `wait_id` (default: a new uuid) must not be in use: a wait
+    started with it that runs, or ended less than `keep` seconds ago, makes this
+    raise `WaitIdInUseError` and is left untouched (of two producers starting
+    one id at once, exactly one succeeds).
     """
     tasks = installed(app)
     if tasks is None:
@@ -58,6 +76,13 @@ def start_wait(
         max_attempts=max_attempts,
         seed=seed,
     )
+    if not math.isfinite(saved.deadline):
+        raise WaiterConfigurationError(
+            f"waiter {waiter!r}: a wait on Celery needs a finite max_wait_time, got "
+            f"{max_wait_time!r}: its Redis record and messages must expire, so a wait "
+            "ended only by max_attempts cannot run here; pass max_wait_time= as well "
+            "(e.g. max_attempts x max_delay)"
+        )
     visibility = visibility_timeout(app) if _redis_broker(app) else None
     if visibility is not None and saved.max_delay >= visibility:
         raise WaiterConfigurationError(
@@ -67,15 +92,26 @@ def start_wait(
             "broker_transport_options['visibility_timeout']"
         )
     signature = None if on_done is None else dict(app.signature(on_done))
+    if signature is not None:
+        _check_json(signature)
     wait = wait_id or uuid.uuid4().hex
     options: dict[str, Any] = {} if queue is None else {"queue": queue}
     args = (wait, 0, waiter, client, saved.to_json(), signature, queue)
     guard = tasks.guard()
     ttl = saved.max_wait_time + tasks.keep
-    guard.started(wait, message(args, queue), time.time() + tasks.recover_after, ttl)
+    overdue_at = time.time() + tasks.recover_after
+    if not guard.started(wait, message(args, queue), overdue_at, ttl, uuid.uuid4().hex):
+        raise WaitIdInUseError(
+            f"wait_id {wait!r} is in use: a wait started with it runs, or ended less "
+            f"than keep={tasks.keep:g}s ago (its record {guard.key(wait)!r} is in "
+            "Redis); it was left as it is and no new wait was started. Pass a "
+            "wait_id no other wait has used, or none for a new one",
+            wait,
+        )
     try:
         tasks.task.apply_async(args=args, **options)
     except BaseException:
+        # The record is this call's own (`started` made it): take it back.
         guard.client.delete(guard.key(wait))
         guard.client.zrem(guard.due_key, wait)
         raise
@@ -85,3 +121,21 @@ def start_wait(
 def _redis_broker(app: Any) -> bool:
     url = app.conf.broker_url
     return isinstance(url, str) and url.split("://", 1)[0] in ("redis", "rediss")
+
+
+def _check_json(signature: dict[str, Any]) -> None:
+    """Refuse an on_done signature that the poll messages could not carry as JSON,
+    naming the argument (the messages and the wait's record are plain JSON)."""
+    name = signature.get("task")
+    items = [(f"args[{i}]", v) for i, v in enumerate(signature.get("args") or ())]
+    items += [(f"kwargs[{k!r}]", v) for k, v in (signature.get("kwargs") or {}).items()]
+    items.append(("its options", signature.get("options") or {}))
+    for where, value in items:
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError) as error:
+            raise WaiterConfigurationError(
+                f"on_done {name!r}: {where} is not JSON data ({error}); the wait "
+                "carries on_done in JSON messages: pass JSON values (e.g. a "
+                "datetime as .isoformat(), a Decimal as str)"
+            ) from error

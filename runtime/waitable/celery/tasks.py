@@ -19,15 +19,21 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from ..actions import START_TOLERANCE
 from ..errors import WaiterConfigurationError
 from ..steps import PollStep, SavedWait
 from ..waiter import AsyncWaiter, Waiter
 from . import loop
-from .delivery import DONE_TASK, call_on_done, deliver, done_options
-from .guard import WaitGuard
+from .delivery import (
+    DONE_TASK,
+    DeliveryNotRecorded,
+    call_on_done,
+    deliver,
+    done_options,
+)
+from .guard import REDIS_OUTAGES, WaitGuard, backoff, retry_redis
 from .lease import holding
 from .names import resolve_client_factory, resolve_waiter
 from .outcome import error_outcome, result_outcome
@@ -135,6 +141,7 @@ def install(
         reject_on_worker_lost=True,
         ignore_result=True,
         serializer="json",
+        max_retries=None,  # retried while the records' Redis is away (see _poll)
     )(poll)
 
     def done(self: Any, wait_id: str, outcome: Any, on_done: dict[str, Any]) -> None:
@@ -226,7 +233,14 @@ def _poll(
     on_done: dict[str, Any] | None,
     queue: str | None,
 ) -> None:
-    """One run of the poll task (see the module docstring)."""
+    """One run of the poll task (see the module docstring).
+
+    The records' Redis away (a restart, a failover, a blip) before the poll is
+    made: the task is retried (`task.retry`, 0.2 s, 0.4 s, ... at most
+    `_REDIS_RETRY_CAP`), nothing having happened yet. Away once the call was
+    made: its record (`advance`, `finish`, `sent`) is retried in place for up to
+    a lease (`retry_redis`), never the poll, which would call the service twice.
+    """
     guard = tasks.guard()
     token = uuid.uuid4().hex
     args = (wait_id, seq, waiter, client, state, on_done, queue)
@@ -234,7 +248,19 @@ def _poll(
     ttl = tasks.keep + max(
         0.0, (saved.deadline if saved else time.time()) - time.time()
     )
-    decision = guard.begin(wait_id, seq, token, tasks.lease, ttl)
+    retries = int(task.request.retries or 0)
+    try:
+        decision = guard.begin(wait_id, seq, token, tasks.lease, ttl)
+    except REDIS_OUTAGES as error:
+        countdown = backoff(retries, 0.2, _redis_retry_cap(tasks))
+        logger.warning(
+            "wait %s: poll %d: the records' Redis is away (%s); trying again in %gs",
+            wait_id,
+            seq,
+            error,
+            countdown,
+        )
+        raise task.retry(exc=error, countdown=countdown) from error
     if decision.verdict in ("stale", "ended"):
         logger.debug(
             "wait %s: poll %d already done (%s)", wait_id, seq, decision.verdict
@@ -244,6 +270,13 @@ def _poll(
         # Another copy of this poll holds the lease: look again when it expires.
         countdown = int(decision.detail) / 1000 + 0.01
         _publish(task, args, countdown, queue)
+        return
+    if decision.verdict == "successor":
+        # The predecessor published this message and is about to free its lease
+        # (see `_advance`): look again soon, backing off up to the lease's end
+        # (reached only if the predecessor died between publishing and recording).
+        countdown = min(int(decision.detail) / 1000 + 0.01, backoff(retries, 0.02, 1.0))
+        _publish(task, args, countdown, queue, retries=retries + 1)
         return
     if decision.verdict == "resend":
         _send_on_done(tasks, wait_id, on_done, decision.detail)
@@ -264,25 +297,62 @@ def _poll(
         outcome = error_outcome(wait_id, waiter, saved, error)
     else:
         if step.result is None:
-            delay = 0.0 if step.next_delay is None else step.next_delay
-            next_args = (
-                wait_id,
-                seq + 1,
-                waiter,
-                client,
-                step.state.to_json(),
-                on_done,
-                queue,
-            )
-            _publish(task, next_args, delay, queue)
-            overdue_at = time.time() + delay + tasks.recover_after
-            guard.advance(wait_id, seq, token, message(next_args, queue), overdue_at)
+            _advance(tasks, task, args, token, step)
             return
         outcome = result_outcome(wait_id, waiter, saved, step.result)
     text = json.dumps(outcome, separators=(",", ":"), allow_nan=False)
-    finish = guard.finish(wait_id, token, text, tasks.keep)
+    finish = retry_redis(
+        lambda: guard.finish(wait_id, token, text, tasks.keep),
+        f"wait {wait_id}: recording its outcome",
+        tasks.lease,
+    )
     if finish.verdict == "send":
         _send_on_done(tasks, wait_id, on_done, finish.detail)
+
+
+def _advance(
+    tasks: WaitTasks,
+    task: Any,
+    args: tuple[Any, ...],
+    token: str,
+    step: PollStep[Any],
+) -> None:
+    """Publish poll `seq + 1`, then record it published (which frees the lease).
+
+    In this order, and not freeing the lease first, so that a worker dying in
+    between leaves the successor on its way (and this poll to be delivered again)
+    instead of a wait whose only next poll is the sweep's copy, `recover_after`
+    (an hour by default) later. The cost is that a successor due at once may
+    begin on another worker before the lease is freed: `WaitGuard.begin` then
+    answers `successor` (the lease holder runs poll `seq`, the one that published
+    it), not `busy`, and it looks again within milliseconds (20 ms, doubling up
+    to 1 s, never past the lease's end) instead of waiting out the whole lease as
+    a copy of a running poll must.
+    """
+    wait_id, seq, waiter, client, _, on_done, queue = args
+    delay = 0.0 if step.next_delay is None else step.next_delay
+    next_args = (wait_id, seq + 1, waiter, client, step.state.to_json(), on_done, queue)
+    _publish(task, next_args, delay, queue)
+    overdue_at = time.time() + delay + tasks.recover_after
+    text = message(next_args, queue)
+    guard = tasks.guard()
+    retry_redis(
+        lambda: guard.advance(wait_id, seq, token, text, overdue_at),
+        f"wait {wait_id}: recording poll {seq + 1} published",
+        tasks.lease,
+    )
+
+
+#: The longest countdown of a poll retried while the records' Redis is away.
+_REDIS_RETRY_CAP = 10.0
+
+
+def _redis_retry_cap(tasks: WaitTasks) -> float:
+    """`_REDIS_RETRY_CAP`, kept below half the Redis broker's visibility timeout (a
+    countdown past it would have the broker deliver the retry a second time)."""
+    if _redis_broker(tasks.app) is None:
+        return _REDIS_RETRY_CAP
+    return min(_REDIS_RETRY_CAP, visibility_timeout(tasks.app) / 2)
 
 
 def _send_on_done(
@@ -304,7 +374,12 @@ def _send_on_done(
             separators=(",", ":"),
         )
         overdue_at = time.time() + options.get("countdown", 0) + tasks.recover_after
-    tasks.guard().sent(wait_id, tasks.keep, text, overdue_at)
+    guard = tasks.guard()
+    retry_redis(
+        lambda: guard.sent(wait_id, tasks.keep, text, overdue_at),
+        f"wait {wait_id}: recording on_done published",
+        tasks.lease,
+    )
 
 
 def _done(
@@ -314,42 +389,87 @@ def _done(
 
     If the call raises, `waitable.done` is retried after the on_done task's
     `default_retry_delay`, up to its `max_retries` (Celery's defaults: 180 s, 3),
-    then recorded as failed for good and the error raised.
+    then recorded as failed for good and the error raised. Redis away before
+    the call (the claim) is retried soon (0.2 s, 0.4 s, ...), not counted as the
+    call failing; after the call ran, `deliver` retries only the record, and a
+    `DeliveryNotRecorded` is raised without a retry (a retry would run it again).
     """
     request = task.request
     task_id = request.id or f"waitable-done-{wait_id}"
     retries = int(request.retries or 0)
     owner = uuid.uuid4().hex
     guard = tasks.guard()
+    ran: list[bool] = []
 
     def call() -> None:
+        ran.append(True)
         call_on_done(tasks.app, on_done, outcome, task_id, retries)
 
     try:
         decision = deliver(guard, wait_id, owner, tasks.lease, tasks.keep, call)
-    except Exception as error:
-        user = tasks.app.tasks.get(str(on_done.get("task")))
-        limit = getattr(user, "max_retries", 3)
-        delay = getattr(user, "default_retry_delay", 180)
-        if limit is not None and retries >= limit:
-            guard.delivered(wait_id, owner, tasks.keep, how="failed")
-            logger.error(
-                "wait %s: on_done failed %d time(s), given up; its outcome was %s",
+    except DeliveryNotRecorded:
+        logger.exception("wait %s: on_done ran; recording it failed", wait_id)
+        raise
+    except REDIS_OUTAGES as error:
+        if not ran:  # the claim: nothing ran yet
+            countdown = backoff(retries, 0.2, _redis_retry_cap(tasks))
+            logger.warning(
+                "wait %s: on_done: the records' Redis is away (%s); trying again in %gs",
                 wait_id,
-                retries + 1,
-                json.dumps(outcome)[:2000],
+                error,
+                countdown,
             )
-            raise
-        raise task.retry(exc=error, countdown=delay, max_retries=limit) from error
+            raise task.retry(exc=error, countdown=countdown) from error
+        _done_failed(tasks, task, wait_id, outcome, on_done, retries, owner, error)
+    except Exception as error:
+        _done_failed(tasks, task, wait_id, outcome, on_done, retries, owner, error)
     if decision.verdict == "busy":
         # Another worker is making the call: come back when its lease would end.
         raise task.retry(countdown=int(decision.detail) / 1000 + 0.01)
 
 
+def _done_failed(
+    tasks: WaitTasks,
+    task: Any,
+    wait_id: str,
+    outcome: Any,
+    on_done: dict[str, Any],
+    retries: int,
+    owner: str,
+    error: Exception,
+) -> NoReturn:
+    """The on_done body raised `error`: retry it by its task's policy, or record it failed."""
+    user = tasks.app.tasks.get(str(on_done.get("task")))
+    limit = getattr(user, "max_retries", 3)
+    delay = getattr(user, "default_retry_delay", 180)
+    if limit is not None and retries >= limit:
+        guard = tasks.guard()
+        retry_redis(
+            lambda: guard.delivered(wait_id, owner, tasks.keep, how="failed"),
+            f"wait {wait_id}: recording on_done failed",
+            tasks.lease,
+        )
+        logger.error(
+            "wait %s: on_done failed %d time(s), given up; its outcome was %s",
+            wait_id,
+            retries + 1,
+            json.dumps(outcome)[:2000],
+        )
+        raise error
+    raise task.retry(exc=error, countdown=delay, max_retries=limit) from error
+
+
 def _publish(
-    task: Any, args: tuple[Any, ...], countdown: float, queue: str | None
+    task: Any,
+    args: tuple[Any, ...],
+    countdown: float,
+    queue: str | None,
+    retries: int = 0,
 ) -> None:
+    """Send a poll message; `retries` counts how often this poll was put back."""
     options: dict[str, Any] = {"countdown": max(0.0, countdown)}
+    if retries:
+        options["retries"] = retries
     if queue is not None:
         options["queue"] = queue
     task.apply_async(args=args, **options)
