@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "MAX_NODES", "first_loss", "to_json_data"]
+__all__ = ["MAX_DEPTH", "MAX_NODES", "first_loss", "json_type", "to_json_data"]
 
 #: Levels of nesting kept; anything deeper is summarised as text.
 MAX_DEPTH = 200
@@ -125,3 +125,17 @@ def first_loss(value: Any, name: str) -> str | None:
             continue
         return f"{where} is a {type(item).__name__}"
     return None
+
+
+def json_type(value: object) -> str:
+    """The JSON type of a decoded value, with its article (`an object`, `null`),
+    for saying what a document holds instead of what was expected."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"

@@ -11,6 +11,10 @@ import json
 import re
 from collections.abc import Sequence
 
+from waitable.jsondata import (
+    json_type as json_type,
+)  # re-exported: the loader reads it here
+
 from ..errors import safe_text
 
 Location = Sequence[str | int]
@@ -42,16 +46,3 @@ def json_location(where: Location) -> str:
         else:
             parts.append(f"[{safe_text(json.dumps(part), _KEY_LIMIT)}]")
     return "".join(parts)
-
-
-def json_type(value: object) -> str:
-    """The JSON type of a decoded value, with its article: `an object`, `null`."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    return "an array" if isinstance(value, list) else "an object"

@@ -209,22 +209,7 @@ def _fail(message: str, code: ExitCode) -> None:
     show_default=True,
     help="json: print the WaiterResult at the end.",
 )
-def wait(
-    words: tuple[str, ...],
-    list_only: bool,
-    package: str | None,
-    model: str | None,
-    input_json: str | None,
-    input_file: str | None,
-    max_wait: float | None,
-    max_attempts: int | None,
-    delay: float | None,
-    profile: str | None,
-    region: str | None,
-    endpoint_url: str | None,
-    quiet: bool,
-    output: str,
-) -> None:
+def wait(**options: Any) -> None:
     """Wait until an AWS resource is ready: SERVICE WAITER [--member VALUE ...].
 
     Names as in the AWS CLI: waitable wait ec2 instance-running --instance-ids
@@ -233,9 +218,10 @@ def wait(
     JSON / --input-file FILE.
     """
     began = monotonic()
+    words, list_only = options["words"], options["list_only"]
     label = " ".join(words[:2]) if words and not list_only else "--list"
     status = None
-    if not quiet:
+    if not options["quiet"]:
         status = Status(
             sys.stderr,
             label,
@@ -244,23 +230,7 @@ def wait(
             columns=shutil.get_terminal_size().columns,
         )
     try:
-        _command(
-            status,
-            words,
-            list_only,
-            package,
-            model,
-            input_json,
-            input_file,
-            max_wait,
-            max_attempts,
-            delay,
-            profile,
-            region,
-            endpoint_url,
-            quiet,
-            output,
-        )
+        _command(status, **options)  # click's parameters, typed there
     except KeyboardInterrupt:
         # Ctrl-C at any moment, loading the waiters as much as polling: the same
         # line and status (click would say "Aborted!" and exit 1, a failure state).

@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from ..definition import WaiterDefinition, WaiterDefinitionError
+from ..jsondata import json_type
 from ..waiter import AsyncWaiter, Waiter
 from .input_options import load_json
 
@@ -303,21 +304,6 @@ class PackageSource:
         )
 
 
-def _json_type(value: Any) -> str:
-    """The JSON name of `value`'s type, for saying what a model holds instead."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
 class ModelSource:
     """Waiters read from the `smithy.waiters#waitable` traits of a Smithy JSON AST model file.
 
@@ -345,11 +331,11 @@ class ModelSource:
         if not isinstance(document, dict):
             raise SourceError(
                 f"{path}: cannot read a Smithy JSON AST model: the file holds "
-                f"{_json_type(document)}, not an object; {advice}"
+                f"{json_type(document)}, not an object; {advice}"
             )
         shapes = document.get("shapes")
         if not isinstance(shapes, dict):
-            what = "no shapes" if shapes is None else f"shapes as {_json_type(shapes)}"
+            what = "no shapes" if shapes is None else f"shapes as {json_type(shapes)}"
             raise SourceError(
                 f"{path}: cannot read a Smithy JSON AST model: it has {what}, not "
                 f"an object of shapes; {advice}"
@@ -366,12 +352,12 @@ class ModelSource:
         """The traits of a shape, checked to be an object (none: empty)."""
         if not isinstance(shape, dict):
             raise self._malformed(
-                shape_id, f"the shape is {_json_type(shape)}, not an object"
+                shape_id, f"the shape is {json_type(shape)}, not an object"
             )
         traits = shape.get("traits", {})
         if not isinstance(traits, dict):
             raise self._malformed(
-                shape_id, f"traits is {_json_type(traits)}, not an object"
+                shape_id, f"traits is {json_type(traits)}, not an object"
             )
         return traits
 
@@ -386,13 +372,13 @@ class ModelSource:
             if not isinstance(service, dict):
                 raise self._malformed(
                     shape_id,
-                    f"trait {SERVICE_TRAIT} is {_json_type(service)}, not an object",
+                    f"trait {SERVICE_TRAIT} is {json_type(service)}, not an object",
                 )
             sdk_id = service.get("sdkId")
             if sdk_id is not None and not (isinstance(sdk_id, str) and sdk_id):
                 raise self._malformed(
                     shape_id,
-                    f"{SERVICE_TRAIT} sdkId is {_json_type(sdk_id)}, not a "
+                    f"{SERVICE_TRAIT} sdkId is {json_type(sdk_id)}, not a "
                     "non-empty string",
                 )
             name = sdk_id or shape_id.rpartition("#")[2]
@@ -412,7 +398,7 @@ class ModelSource:
             if not isinstance(waitable, dict):
                 raise self._malformed(
                     shape_id,
-                    f"trait {WAITABLE_TRAIT} is {_json_type(waitable)}, not an "
+                    f"trait {WAITABLE_TRAIT} is {json_type(waitable)}, not an "
                     "object of waiters by name",
                 )
             operation = shape_id.rpartition("#")[2]
