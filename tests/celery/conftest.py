@@ -38,12 +38,13 @@ def wait_app(redis_server: RedisServer) -> Any:
 def start_worker(
     redis_server: RedisServer, tmp_path: Path
 ) -> Iterator[Callable[..., Worker]]:
-    """Start workers on demand (each logged to tmp_path, on the given queues); all stopped after."""
+    """Start workers of `app` on demand (each logged to tmp_path, on the given
+    queues); all stopped after."""
     workers: list[Worker] = []
 
-    def start(queues: tuple[str, ...] = ("celery",)) -> Worker:
+    def start(queues: tuple[str, ...] = ("celery",), app: str = "wait_app") -> Worker:
         log = tmp_path / f"worker{len(workers)}.log"
-        worker = Worker(redis_server.url, log, queues=queues)
+        worker = Worker(redis_server.url, log, app=app, queues=queues)
         workers.append(worker)
         wait_until_consuming(redis_server, worker)
         return worker

@@ -19,13 +19,12 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
 
-from conftest import wait_for_outcomes, wait_until_consuming
+from conftest import wait_for_outcomes
 from servers import RedisServer, Worker, find_redis_server
 from waitable import WaiterConfigurationError
 from waitable.celery import (
@@ -225,21 +224,10 @@ def blip_app(redis_server: Any, records_server: RedisServer) -> Any:
 
 @pytest.fixture
 def start_blip_worker(
-    redis_server: Any, blip_app: Any, tmp_path: Path
-) -> Iterator[Callable[[], Worker]]:
+    blip_app: Any, start_worker: Callable[..., Worker]
+) -> Callable[[], Worker]:
     """Start `blip_app` workers on demand; all stopped after."""
-    workers: list[Worker] = []
-
-    def start() -> Worker:
-        log = tmp_path / f"blip{len(workers)}.log"
-        worker = Worker(redis_server.url, log, app="blip_app")
-        workers.append(worker)
-        wait_until_consuming(redis_server, worker)
-        return worker
-
-    yield start
-    for worker in workers:
-        worker.stop()
+    return lambda: start_worker(app="blip_app")
 
 
 def _stop_records(records: RedisServer) -> None:
