@@ -22,11 +22,10 @@ import json
 import math
 import random
 import struct
-import time
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from .clock import CallLater, Clock
+from .clock import CallLater, Clock, wall_reading
 from .definition import AcceptorState
 from .errors import WaiterConfigurationError
 from .flow import WaitState
@@ -61,8 +60,7 @@ class WallClock:
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
-        wall = getattr(clock, "wall", None)
-        self._wall = wall if callable(wall) else time.time
+        self._wall = wall_reading(clock)
         later = getattr(clock, "call_later", None)
         #: The clock's timers (see `waitable.clock.CallLater`), if it has them.
         self.call_later: CallLater | None = later if callable(later) else None
