@@ -10,8 +10,8 @@ during a generation, each way producing the same cut documents (checked equal):
 - json (the way taken when the text reader declines a document): `json.loads` of
   every file, `reachable_documents`, the full documents freed;
 - text (generation's way): `reachable_texts`, where msgspec checks the whole text
-  and outlines every shape without building it, and only the kept shapes are
-  decoded.
+  and outlines every shape in the same pass without building its body, and only
+  the kept shapes' raw parts are decoded.
 
 Each file is read on its own, as `generate` reads one model file.
 """

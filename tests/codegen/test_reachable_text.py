@@ -156,6 +156,12 @@ DECLINED = {
         smithy_model(service_model()["shapes"], version="3.0")
     ).encode(),
     "a type that is not a string": _with(**{f"{NS}#T": {"type": 1}}),
+    "a shape key the loader does not know": _with(
+        **{f"{NS}#T": {"type": "string", "note": "x"}}
+    ),
+    "traits that are not an object": _with(
+        **{f"{NS}#T": {"type": "string", "traits": []}}
+    ),
     "metadata that is not an object": _replace(
         _with(), b'"shapes"', b'"metadata": [], "shapes"'
     ),
@@ -182,7 +188,21 @@ READ = {
         _with(**UNUSED), b'"MARK"', b"[" * 100_000 + b"]" * 100_000
     ),
 }
+REORDERED = _replace(
+    _with(),
+    b'{"type": "service", "version": "1",',
+    b'{"version": "0", "traits": {}, "version": "1", "type": "service",',
+)
+READ["a kept body's keys in another order, one of them twice"] = REORDERED
 SAME_OUTCOME = {**DECLINED, **READ}
+
+
+def test_a_kept_body_is_read_whatever_its_key_order() -> None:
+    """The reader rebuilds a kept body from its outline: every key json keeps
+    (the last of a repeated one), whatever the order they are written in."""
+    [cut] = reachable_texts([REORDERED]) or [{}]
+    assert cut == parsed_cut([REORDERED])[0]  # type: ignore[index]
+    assert cut["shapes"][f"{NS}#Things"]["version"] == "1"
 
 
 @pytest.mark.parametrize("data", SAME_OUTCOME.values(), ids=SAME_OUTCOME.keys())

@@ -1,15 +1,18 @@
 """The cut of `model.reachable` made from the JSON text itself, so that the shapes
 generation leaves out are checked but never built.
 
-msgspec reads each document once with every shape body left as raw JSON (it still
-checks that the whole text is JSON), then each body's outline (its type, whether
-it has the waiter or mixin trait, whether it has mixins); the closure decodes only
-the bodies it keeps, with msgspec, to the values `json.loads` gives (floats bit for
-bit; where the two would differ, msgspec refuses). Anything the plain cut does not
-read (see `model.reachable`), any text msgspec refuses, and any text without a
-waiter, ends in None: the caller parses the documents with json as before, and its
-errors are the ones reported. The cut documents hold `smithy`, `metadata` and
-`shapes` in that order, whatever the file's order (nothing reads their order).
+msgspec reads each document once, every shape into its outline: its type and the
+names of its traits as values, everything else (each trait's value, its members,
+its references) left as raw JSON (msgspec still checks that the whole text is
+JSON). The closure decodes only the raw parts of the bodies it keeps, with
+msgspec, to the values `json.loads` gives (floats bit for bit; where the two
+would differ, msgspec refuses). Anything the plain cut does not read (see
+`model.reachable`), a shape key the loader does not know, any text msgspec
+refuses, and any text without a waiter, ends in None: the caller parses the
+documents with json as before, and its errors are the ones reported. The cut
+documents hold `smithy`, `metadata` and `shapes` in that order, and a kept body
+its type first and then its keys in the loader's order, whatever the file's
+order (nothing reads their order).
 
 Left-out shapes are checked as JSON but never converted, so two things json
 refuses in them are not refused: an integer too long for Python, and nesting in
@@ -37,35 +40,52 @@ from .reachable import (
 )
 from .shapes import WAITABLE_TRAIT
 
+_Raw = Raw | UnsetType
+
+
+class _Shape(Struct, forbid_unknown_fields=True):
+    """A shape as the cut reads it: its type and its traits' names; each trait's
+    value and every other key left as raw JSON. The keys are those the JSON AST
+    gives shapes; a body with another key is declined (json reads it)."""
+
+    type: str
+    traits: dict[str, Raw] | UnsetType = UNSET
+    mixins: _Raw = UNSET
+    members: _Raw = UNSET
+    member: _Raw = UNSET
+    key: _Raw = UNSET
+    value: _Raw = UNSET
+    input: _Raw = UNSET
+    output: _Raw = UNSET
+    errors: _Raw = UNSET
+    version: _Raw = UNSET
+    operations: _Raw = UNSET
+    resources: _Raw = UNSET
+    rename: _Raw = UNSET
+    identifiers: _Raw = UNSET
+    properties: _Raw = UNSET
+    create: _Raw = UNSET
+    put: _Raw = UNSET
+    read: _Raw = UNSET
+    update: _Raw = UNSET
+    delete: _Raw = UNSET
+    list: _Raw = UNSET
+    collectionOperations: _Raw = UNSET
+
+
+_RAW_KEYS = _Shape.__struct_fields__[2:]
+"""The keys of a body other than its type and traits, in the loader's order."""
+
 
 class _Document(Struct, forbid_unknown_fields=True):
-    """A JSON AST document with its shapes and metadata left as raw JSON."""
+    """A JSON AST document with its shapes outlined and its metadata left raw."""
 
     smithy: object
-    shapes: dict[str, Raw] = {}
+    shapes: dict[str, _Shape] = {}
     metadata: Raw | UnsetType = UNSET
 
 
-class _Traits(Struct, frozen=True):
-    """The two traits the cut looks for; the others are only checked."""
-
-    waitable: Raw | UnsetType = field(name=WAITABLE_TRAIT, default=UNSET)
-    mixin: Raw | UnsetType = field(name=MIXIN_TRAIT, default=UNSET)
-
-
-_NO_TRAITS = _Traits()
-
-
-class _Outline(Struct):
-    """What the cut reads of every shape; the rest of its body is only checked."""
-
-    type: str
-    traits: _Traits = _NO_TRAITS
-    mixins: Raw | UnsetType = UNSET
-
-
 _DOCUMENT = msgspec.json.Decoder(_Document)
-_OUTLINE = msgspec.json.Decoder(_Outline)
 _ANY = msgspec.json.Decoder()
 _NOT_READ = (msgspec.DecodeError, RecursionError)
 
@@ -96,54 +116,68 @@ _WAITABLE_BYTES = WAITABLE_TRAIT.encode()
 
 def _cut(datas: Sequence[bytes]) -> list[dict[str, Any]]:
     documents: list[_Document] = []
-    outlines: dict[str, _Outline] = {}
-    bodies: dict[str, Raw] = {}
+    shapes: dict[str, _Shape] = {}
     roots: list[str] = []
     for data in datas:
         document = _document(data)
-        shapes = document.shapes
-        if not (bodies.keys().isdisjoint(shapes) and PRELUDE_IDS.isdisjoint(shapes)):
+        if not (
+            shapes.keys().isdisjoint(document.shapes)
+            and PRELUDE_IDS.isdisjoint(document.shapes)
+        ):
             raise _Refused
-        _outline(shapes, outlines, roots)
-        bodies.update(shapes)
+        _find_roots(document.shapes, roots)
+        shapes.update(document.shapes)
         documents.append(document)
-    if all(outlines[root].traits.waitable is UNSET for root in roots):
+    if not any(WAITABLE_TRAIT in _traits(shapes[root]) for root in roots):
         raise _Refused
     decoded: dict[str, dict[str, Any]] = {}
 
     def body_of(shape_id: str) -> dict[str, Any]:
-        body = decoded[shape_id] = _object(bodies[shape_id])
+        body = decoded[shape_id] = _body(shapes[shape_id])
         return body
 
     def bare(shape_id: str) -> bool:
-        outline = outlines[shape_id]
-        traits = outline.traits
-        marked = traits.waitable is not UNSET or traits.mixin is not UNSET
-        return is_bare_operation(outline.type, marked)
+        shape = shapes[shape_id]
+        traits = _traits(shape)
+        marked = WAITABLE_TRAIT in traits or MIXIN_TRAIT in traits
+        return is_bare_operation(shape.type, marked)
 
-    kept, bared = closure(roots, bodies, body_of, bare)
+    kept, bared = closure(roots, shapes, body_of, bare)
     return [
         cut_document(_parsed(document, decoded), kept, bared) for document in documents
     ]
 
 
-def _outline(
-    shapes: dict[str, Raw], outlines: dict[str, _Outline], roots: list[str]
-) -> None:
-    """Outline every shape into `outlines`, its services and shapes with waiters
-    into `roots`; refused when a shape is not plain (see `model.reachable`)."""
-    decode = _OUTLINE.decode
-    try:
-        for shape_id, body in shapes.items():
-            outline = outlines[shape_id] = decode(body)
-            if outline.mixins is not UNSET or not is_plain_shape(
-                shape_id, outline.type
-            ):
-                raise _Refused
-            if outline.type == "service" or outline.traits.waitable is not UNSET:
-                roots.append(shape_id)
-    except _NOT_READ:
-        raise _Refused from None
+def _find_roots(shapes: dict[str, _Shape], roots: list[str]) -> None:
+    """Add the services and shapes with waiters among `shapes` to `roots`; refused
+    when a shape is not plain (see `model.reachable`)."""
+    for shape_id, shape in shapes.items():
+        if shape.mixins is not UNSET or not is_plain_shape(shape_id, shape.type):
+            raise _Refused
+        if shape.type == "service" or WAITABLE_TRAIT in _traits(shape):
+            roots.append(shape_id)
+
+
+_NO_TRAITS: dict[str, Raw] = {}
+
+
+def _traits(shape: _Shape) -> dict[str, Raw]:
+    traits = shape.traits
+    return _NO_TRAITS if traits is UNSET else traits
+
+
+def _body(shape: _Shape) -> dict[str, Any]:
+    """A kept shape's body as json parses it: its raw parts decoded."""
+    body: dict[str, Any] = {"type": shape.type}
+    if shape.traits is not UNSET:
+        body["traits"] = {
+            trait_id: _decode(_ANY, value) for trait_id, value in shape.traits.items()
+        }
+    for key in _RAW_KEYS:
+        value = getattr(shape, key)
+        if value is not UNSET:
+            body[key] = _decode(_ANY, value)
+    return body
 
 
 def _document(data: bytes) -> _Document:
