@@ -41,6 +41,7 @@ from .definition import (
     WaiterDefinitionError,
 )
 from .errors import (
+    WaiterCancelledError,
     WaiterConfigurationError,
     WaiterError,
     WaiterEvaluationError,
@@ -131,6 +132,7 @@ __all__ = [
     "SystemClock",
     "Waiter",
     "WaiterConfig",
+    "WaiterCancelledError",
     "WaiterConfigurationError",
     "WaiterDefinition",
     "WaiterDefinitionError",

@@ -16,6 +16,7 @@ from .records import draft_class
 
 __all__ = [
     "Action",
+    "Cancel",
     "CutOff",
     "EPSILON",
     "Late",
@@ -159,6 +160,12 @@ _returned_output = _setter(Returned, "output")
 
 Action: TypeAlias = Poll | Sleep
 Outcome: TypeAlias = Returned | Raised | CutOff | Late
+
+
+class Cancel(BaseException):
+    """Thrown into the flow by the sync driver when the wait's cancel event is set;
+    the flow ends the wait with `WaiterCancelledError`. A `BaseException`, as
+    `GeneratorExit` is, so no handler of ordinary errors on its way takes it."""
 
 
 class NoRetryCapacity(Exception):

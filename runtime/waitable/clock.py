@@ -13,7 +13,15 @@ import time
 from collections.abc import Callable
 from typing import Protocol, TypeAlias
 
-__all__ = ["CallLater", "Clock", "SystemClock", "TimerHandle", "wall_reading"]
+__all__ = [
+    "CallLater",
+    "CancelEvent",
+    "Clock",
+    "SystemClock",
+    "TimerHandle",
+    "sleep_unless_set",
+    "wall_reading",
+]
 
 
 class Clock(Protocol):
@@ -30,6 +38,28 @@ class Clock(Protocol):
     async def sleep_async(self, seconds: float) -> None:
         """Suspend the calling task for `seconds`."""
         ...
+
+
+class CancelEvent(Protocol):
+    """What a sync wait's `cancel=` takes: `threading.Event` is one. Set from any
+    thread, it ends the wait at its next sleep or poll."""
+
+    def is_set(self) -> bool: ...
+
+    def wait(self, timeout: float | None = None) -> bool: ...
+
+
+def sleep_unless_set(clock: Clock, seconds: float, event: CancelEvent) -> bool:
+    """Sleep `seconds` on `clock`, ending early when `event` is set; True when it
+    was set. On the real clock the sleep is the event's own `wait`, so setting it
+    from another thread wakes the sleeper at once; another clock (a virtual one)
+    sleeps its own way, with the event read before and after."""
+    if type(clock) is SystemClock:
+        return event.wait(seconds)
+    if event.is_set():
+        return True
+    clock.sleep(seconds)
+    return event.is_set()
 
 
 class TimerHandle(Protocol):

@@ -34,6 +34,7 @@ from typing import Any, ClassVar, Literal, TypeAlias, cast
 
 from .backoff import Backoff, new_context
 from .calls import refused_unless_valid
+from .clock import CancelEvent
 from .datamodel import to_jmespath
 from .definition import (
     Acceptor,
@@ -514,10 +515,12 @@ class CustomWaiter(_CustomBase, Waiter[Any, Any]):
         max_delay: float | None = None,
         max_attempts: int | None = None,
         backoff: Backoff | None = None,
+        cancel: CancelEvent | None = None,
     ) -> WaiterResult[Any]:
-        """Poll until a success acceptor matches; raise a `WaiterError` otherwise."""
+        """Poll until a success acceptor matches; raise a `WaiterError` otherwise
+        (`WaiterCancelledError` once `cancel`, a `threading.Event`, is set)."""
         return self._wait(
-            input, max_wait_time, min_delay, max_delay, max_attempts, backoff
+            input, max_wait_time, min_delay, max_delay, max_attempts, backoff, cancel
         )
 
 

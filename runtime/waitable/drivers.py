@@ -19,6 +19,7 @@ from typing import Any
 
 from .actions import (
     Action,
+    Cancel,
     CutOff,
     Late,
     Outcome,
@@ -31,7 +32,14 @@ from .actions import (
     new_returned,
 )
 from .calls import CUT_OFF
-from .clock import CallLater, Clock, SystemClock, TimerHandle
+from .clock import (
+    CallLater,
+    CancelEvent,
+    Clock,
+    SystemClock,
+    TimerHandle,
+    sleep_unless_set,
+)
 from .errors import WaiterConfigurationError
 from .results import WaiterResult
 
@@ -57,6 +65,7 @@ def run_sync(
     poll: Callable[[], Any],
     clock: Clock,
     polls: Callable[[], int] | None = None,
+    cancel: CancelEvent | None = None,
 ) -> Any:
     """Drive `actions` with blocking calls and `clock.sleep`; returns the `WaiterResult`.
 
@@ -64,7 +73,8 @@ def run_sync(
     `poll_once` instead: a pause left from a saved state (`SavedPause`) is skipped
     (the caller chose when to poll), sleeps within the poll (retry backoff, rate
     limit) are slept, and the first sleep after a poll was recorded is returned,
-    not slept.
+    not slept. With `cancel`, a set event ends the wait before the next call or
+    during a sleep: `Cancel` is thrown into the flow, which raises the error.
     """
     start = polls() if polls is not None else 0
     try:
@@ -75,8 +85,14 @@ def run_sync(
             if isinstance(action, Sleep):
                 if polls is not None and polls() > start:
                     return action.seconds
-                clock.sleep(action.seconds)
+                if cancel is None:
+                    clock.sleep(action.seconds)
+                elif sleep_unless_set(clock, action.seconds, cancel):
+                    action = actions.throw(Cancel())
+                    continue
                 action = actions.send(None)
+            elif cancel is not None and cancel.is_set():
+                action = actions.throw(Cancel())
             else:
                 action = actions.send(call_sync(action, poll, clock))
     except StopIteration as stop:

@@ -13,6 +13,7 @@ from .definition import AcceptorState
 from .results import WaiterResult
 
 __all__ = [
+    "WaiterCancelledError",
     "WaiterConfigurationError",
     "WaiterError",
     "WaiterEvaluationError",
@@ -122,6 +123,18 @@ class WaiterTimeoutError(WaiterError):
             result,
         )
         self.max_wait_time = max_wait_time
+
+
+class WaiterCancelledError(WaiterError):
+    """The wait's `cancel` event was set before any acceptor reached success or
+    failure (the sync twin of cancelling an async waiter's task)."""
+
+    def __init__(self, result: WaiterResult[Any]) -> None:
+        super().__init__(
+            f"waiter {result.waiter} was cancelled (its cancel event was set) "
+            f"{_summary(result)}",
+            result,
+        )
 
 
 class WaiterMaxAttemptsError(WaiterError):

@@ -53,6 +53,7 @@ from .actions import (
     EPSILON,
     START_TOLERANCE,
     Action,
+    Cancel,
     CutOff,
     Late,
     NoRetryCapacity,
@@ -81,6 +82,7 @@ from .definition import AcceptorState, WaiterDefinition
 from .crt_errors import crt_network_failure
 from .error_codes import error_code, is_transport_error
 from .errors import (
+    WaiterCancelledError,
     WaiterEvaluationError,
     WaiterFailureStateError,
     WaiterMaxAttemptsError,
@@ -254,43 +256,46 @@ def flow(
         if plan.call_retry is None and plan.rate_limit is None
         else _call_judge(plan, input)
     )
-    if state.next_poll_at is not None and state.next_poll_at > (started := now()):
-        yield SavedPause(state.next_poll_at - started)
-        if state.final and now() < state.next_poll_at - START_TOLERANCE:
-            state.final = False  # polled early (`poll_once`): time is left after it
-    while True:
-        if judge is None:  # one try, no limiter: the call without `make_call`
-            started = now()
-            result = (
-                _decide(  # the outcome is not kept in a local while the wait sleeps
+    try:
+        if state.next_poll_at is not None and state.next_poll_at > (started := now()):
+            yield SavedPause(state.next_poll_at - started)
+            if state.final and now() < state.next_poll_at - START_TOLERANCE:
+                state.final = False  # polled early (`poll_once`): time is left after it
+        while True:
+            if judge is None:  # one try, no limiter: the call without `make_call`
+                started = now()
+                result = (
+                    _decide(  # the outcome is not kept in a local while the wait sleeps
+                        plan,
+                        state,
+                        input,
+                        (
+                            yield poll_for(plan, state, started)
+                            or _too_late_at(plan, state, started)
+                        ),
+                        started,
+                        now(),
+                    )
+                )
+            else:
+                call = yield from make_call(plan, state, now, judge)
+                result = _decide_in_general(
                     plan,
                     state,
                     input,
-                    (
-                        yield poll_for(plan, state, started)
-                        or _too_late_at(plan, state, started)
-                    ),
-                    started,
-                    now(),
+                    call.outcome,
+                    call.started,
+                    call.finished,
+                    call,
                 )
-            )
-        else:
-            call = yield from make_call(plan, state, now, judge)
-            result = _decide_in_general(
-                plan,
-                state,
-                input,
-                call.outcome,
-                call.started,
-                call.finished,
-                call,
-            )
-        if result is None:
-            yield _schedule(plan, state, now())
-        elif type(result) is Sleep:
-            yield result
-        else:
-            return cast("WaiterResult[Any]", result)
+            if result is None:
+                yield _schedule(plan, state, now())
+            elif type(result) is Sleep:
+                yield result
+            else:
+                return cast("WaiterResult[Any]", result)
+    except Cancel:  # thrown in by the sync driver: the wait's cancel event is set
+        _fail(WaiterCancelledError(_result(state, plan.definition, now())))
 
 
 def _start_now(plan: WaitPlan, state: WaitState, now: float) -> None:

@@ -17,7 +17,7 @@ from time import monotonic
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .backoff import Backoff, SmithyBackoff
-from .clock import Clock, SystemClock, wall_reading
+from .clock import CancelEvent, Clock, SystemClock, wall_reading
 from .config import WaiterConfig
 from .definition import WaiterDefinition
 from .drivers import run_async, run_sync
@@ -433,14 +433,18 @@ class Waiter(_WaiterBase[InputT, OutputT]):
         max_delay: float | None = None,
         max_attempts: int | None = None,
         backoff: Backoff | None = None,
+        cancel: CancelEvent | None = None,
     ) -> WaiterResult[OutputT]:
         """Poll until an acceptor says success; raise a `WaiterError` otherwise.
 
         `max_wait_time` (seconds) is required, here or as the waiter's
         `config=WaiterConfig(wait_timeout=...)`. Each request's time counts against it.
+        `cancel` (a `threading.Event`, set from any thread) ends the wait with
+        `WaiterCancelledError` at its next sleep or before its next request; a
+        request already running is answered first (Python cannot interrupt it).
         """
         return self._wait(
-            input, max_wait_time, min_delay, max_delay, max_attempts, backoff
+            input, max_wait_time, min_delay, max_delay, max_attempts, backoff, cancel
         )
 
     def _wait(
@@ -451,6 +455,7 @@ class Waiter(_WaiterBase[InputT, OutputT]):
         max_delay: float | None,
         max_attempts: int | None,
         backoff: Backoff | None,
+        cancel: CancelEvent | None = None,
     ) -> WaiterResult[OutputT]:
         plan = self._wait_plan(
             max_wait_time, min_delay, max_delay, max_attempts, backoff
@@ -458,7 +463,10 @@ class Waiter(_WaiterBase[InputT, OutputT]):
         clock, call = self.clock, self._call
         state = self._begin(plan, clock.now())
         result: WaiterResult[OutputT] = run_sync(
-            flow(plan, state, clock.now, input), lambda: call(input), clock
+            flow(plan, state, clock.now, input),
+            lambda: call(input),
+            clock,
+            cancel=cancel,
         )
         return result
 
