@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from waitable import (
     SystemClock,
     WaiterCancelledError,
+    WaiterConfigurationError,
     WaiterError,
     WaiterTimeoutError,
 )
@@ -177,3 +178,14 @@ def test_the_error_is_a_waiter_error_and_survives_pickling() -> None:
     assert type(copy) is WaiterCancelledError and str(copy) == str(error)
     assert copy.result.attempts == 1
     assert error.to_data()["type"] == "WaiterCancelledError"
+
+
+@pytest.mark.parametrize("cancel", [True, "stop", object()])
+def test_something_that_is_not_an_event_is_refused_before_any_request(
+    cancel: Any,
+) -> None:
+    clock = VirtualClock()
+    script = Script(clock, [DONE])
+    with pytest.raises(WaiterConfigurationError, match="cancel= takes a threading"):
+        waiter(script, clock).wait({}, max_wait_time=600, cancel=cancel)
+    assert script.calls == []
