@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import msgspec
-from msgspec import UNSET, Raw, Struct, UnsetType, field
+from msgspec import UNSET, Raw, Struct, UnsetType
 
 from .reachable import (
     MIXIN_TRAIT,
@@ -162,6 +162,7 @@ _NO_TRAITS: dict[str, Raw] = {}
 
 
 def _traits(shape: _Shape) -> dict[str, Raw]:
+    """A shape's traits by id (empty when it has none), each value still raw."""
     traits = shape.traits
     return _NO_TRAITS if traits is UNSET else traits
 
