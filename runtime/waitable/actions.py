@@ -165,7 +165,11 @@ Outcome: TypeAlias = Returned | Raised | CutOff | Late
 class Cancel(BaseException):
     """Thrown into the flow by the sync driver when the wait's cancel event is set;
     the flow ends the wait with `WaiterCancelledError`. A `BaseException`, as
-    `GeneratorExit` is, so no handler of ordinary errors on its way takes it."""
+    `GeneratorExit` is, so no handler of ordinary errors on its way takes it.
+    `call` is set by the call it stopped between the retries of one poll (the
+    record of the tries made), so the wait's history keeps them."""
+
+    call: Any = None
 
 
 class NoRetryCapacity(Exception):

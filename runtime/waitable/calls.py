@@ -19,6 +19,7 @@ from .actions import (
     EPSILON,
     START_TOLERANCE,
     Action,
+    Cancel,
     CutOff,
     Late,
     NoRetryCapacity,
@@ -156,58 +157,72 @@ def make_call(
             if token is None or getattr(token, "wait", 0.0) > 0:
                 token = yield from _first_token(retrying.bucket, now, limit, shift)
     retries: list[Retry] = []
-    while True:
-        if plan.rate_limit is not None:
-            yield from _take_rate_token(plan.rate_limit, state, now, shift)
-        started = now()
-        poll = poll_for(plan, state, started)
-        if poll is None:  # the try is not made: its token ends as a failure
-            _resolve(token, started + shift, success=False)
-            return CallRecord(LATE, started, started, retries, late=True)
-        outcome: Any = yield poll
-        finished = now()
-        if arrived_late(outcome, started, finished, poll.timeout):
-            _resolve(token, finished + shift, success=False)
-            return CallRecord(outcome, started, finished, retries, late=True)
-        if retrying is None:
-            return CallRecord(outcome, started, finished, retries)
-        code = (
-            error_code(outcome.error, plan.definition.errors)
-            if isinstance(outcome, Raised)
-            else None
-        )
-        verdict, broken = judge(outcome, code)
-        call = CallRecord(
-            outcome, started, finished, retries, verdict, judged=True, broken=broken
-        )
-        if verdict is not None or broken is not None:
-            _resolve(token, finished + shift, success=True)
-            return call
-        reason = getattr(retrying.policy.evaluate(outcome), "reason", None)
-        tries = len(retries) + 1
-        stopped = None
-        delay = 0.0
-        if reason is None:
-            pass
-        elif tries >= retrying.max_attempts:
-            stopped = "max_attempts"
-        else:
-            delay = _retry_delay(plan, retrying, tries, limit - finished)
-            if finished + delay > limit:
-                stopped = "max_time"
-        if reason is None or stopped is not None:
-            _resolve(token, finished + shift, success=False)
-            call.retry_stopped = stopped
-            return call
-        retries.append(Retry(tries, code, str(getattr(reason, "value", reason)), delay))
-        if delay > 0:
-            yield Sleep(delay)
-        if token is not None:
-            stopped = yield from _pay_retry(token, reason, now, limit, shift)
-            if stopped is not None:
-                retries.pop()
+    call: CallRecord | None = None  # the last try's record, once one is judged
+    try:
+        while True:
+            if plan.rate_limit is not None:
+                yield from _take_rate_token(plan.rate_limit, state, now, shift)
+            started = now()
+            poll = poll_for(plan, state, started)
+            if poll is None:  # the try is not made: its token ends as a failure
+                _resolve(token, started + shift, success=False)
+                return CallRecord(LATE, started, started, retries, late=True)
+            outcome: Any = yield poll
+            finished = now()
+            if arrived_late(outcome, started, finished, poll.timeout):
+                _resolve(token, finished + shift, success=False)
+                return CallRecord(outcome, started, finished, retries, late=True)
+            if retrying is None:
+                return CallRecord(outcome, started, finished, retries)
+            code = (
+                error_code(outcome.error, plan.definition.errors)
+                if isinstance(outcome, Raised)
+                else None
+            )
+            verdict, broken = judge(outcome, code)
+            call = CallRecord(
+                outcome, started, finished, retries, verdict, judged=True, broken=broken
+            )
+            if verdict is not None or broken is not None:
+                _resolve(token, finished + shift, success=True)
+                return call
+            reason = getattr(retrying.policy.evaluate(outcome), "reason", None)
+            tries = len(retries) + 1
+            stopped = None
+            delay = 0.0
+            if reason is None:
+                pass
+            elif tries >= retrying.max_attempts:
+                stopped = "max_attempts"
+            else:
+                delay = _retry_delay(plan, retrying, tries, limit - finished)
+                if finished + delay > limit:
+                    stopped = "max_time"
+            if reason is None or stopped is not None:
+                _resolve(token, finished + shift, success=False)
                 call.retry_stopped = stopped
                 return call
+            retries.append(
+                Retry(tries, code, str(getattr(reason, "value", reason)), delay)
+            )
+            if delay > 0:
+                yield Sleep(delay)
+            if token is not None:
+                stopped = yield from _pay_retry(token, reason, now, limit, shift)
+                if stopped is not None:
+                    retries.pop()
+                    call.retry_stopped = stopped
+                    return call
+    except (Cancel, GeneratorExit) as stop:
+        # Cancelled at one of the yields above, where the token is always held and
+        # unresolved: it ends as a failure (seed 001: one resolution per call), so
+        # a bucket that counts open tokens is not left one short.
+        _resolve(token, now() + shift, success=False)
+        if call is not None and isinstance(stop, Cancel):
+            retries.pop()  # the retry that was scheduled was not made
+            call.retry_stopped = "cancelled"
+            stop.call = call
+        raise
 
 
 def poll_for(plan: WaitPlan, state: WaitState, started: float) -> Poll | None:

@@ -76,6 +76,8 @@ def run_sync(
     not slept. With `cancel`, a set event ends the wait before the next call or
     during a sleep: `Cancel` is thrown into the flow, which raises the error.
     """
+    if cancel is not None:
+        check_cancel_event(cancel)
     start = polls() if polls is not None else 0
     try:
         action = next(actions)
@@ -100,6 +102,19 @@ def run_sync(
         return result
     finally:
         actions.close()
+
+
+def check_cancel_event(cancel: object) -> None:
+    """Refuse a `cancel=` that is not an event, before any request."""
+    if not (
+        callable(getattr(cancel, "is_set", None))
+        and callable(getattr(cancel, "wait", None))
+    ):
+        raise WaiterConfigurationError(
+            f"cancel= takes a threading.Event (anything with is_set() and "
+            f"wait(timeout)), not {type(cancel).__name__}; set the event from "
+            "another thread to cancel"
+        )
 
 
 def call_sync(action: Poll, poll: Callable[[], Any], clock: Clock) -> Outcome:

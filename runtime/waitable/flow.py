@@ -294,8 +294,22 @@ def flow(
                 yield result
             else:
                 return cast("WaiterResult[Any]", result)
-    except Cancel:  # thrown in by the sync driver: the wait's cancel event is set
+    except Cancel as cancel:  # thrown in by the sync driver: its event is set
+        if cancel.call is not None:  # between retries: the poll's tries are kept
+            _record_cancelled(plan, state, input, cancel.call)
         _fail(WaiterCancelledError(_result(state, plan.definition, now())))
+
+
+def _record_cancelled(
+    plan: WaitPlan, state: WaitState, input_data: Any, call: CallRecord
+) -> None:
+    """Record a poll whose call was retrying when the wait was cancelled: its
+    last try's outcome, its retries, `retry_stopped="cancelled"`, decided as a
+    retry (the policy had asked for another try)."""
+    call.verdict, call.judged = _IMPLICIT_RETRY, True
+    _decide_in_general(
+        plan, state, input_data, call.outcome, call.started, call.finished, call
+    )
 
 
 def _start_now(plan: WaitPlan, state: WaitState, now: float) -> None:

@@ -33,11 +33,12 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeAlias, TypeVar, cast
 
 from .backoff import RetryContext
-from .clock import Clock, SystemClock
+from .clock import CancelEvent, Clock, SystemClock
 from .custom import PredicateMatcher
 from .definition import Acceptor, AcceptorState, Matcher, WaiterDefinition
 from .drivers import run_async, run_sync
 from .errors import (
+    WaiterCancelledError,
     WaiterConfigurationError,
     WaiterError,
     WaiterMaxAttemptsError,
@@ -256,22 +257,36 @@ class Poller(Generic[T]):
             return PollerState(None, 0, None, None, 0.0, ())
         return self._view(self._wait, PollStatus.ATTEMPT_FAILED, self._wait.next_delay)
 
-    def poll(self) -> PollerState:
-        """Attempt until the condition is met or retries run out; the final state."""
+    def poll(self, *, cancel: CancelEvent | None = None) -> PollerState:
+        """Attempt until the condition is met or retries run out; the final state.
+
+        `cancel` (a `threading.Event`, set from any thread) stops the session at
+        its next sleep or before its next attempt with `WaiterCancelledError`; the
+        session is not ended by it (`state` says where it stands, and a later
+        `poll()` goes on from there).
+        """
         if self._final is not None:
             return self._final
         plan, state = self._session()
         try:
-            run_sync(flow(plan, state, self.clock.now), self._call_sync, self.clock)
+            run_sync(
+                flow(plan, state, self.clock.now),
+                self._call_sync,
+                self.clock,
+                cancel=cancel,
+            )
+        except WaiterCancelledError:
+            raise
         except WaiterError as error:
             ended = self._ended(state, error)
         else:
             return self._finish(state, PollStatus.OK)
         return _state_or_raise(ended)
 
-    def poll_or_raise(self) -> Any:
-        """Seed 002's `poll!`: the value once met, else `RetriesExhaustedError`."""
-        return self._value_or_raise(self.poll())
+    def poll_or_raise(self, *, cancel: CancelEvent | None = None) -> Any:
+        """Seed 002's `poll!`: the value once met, else `RetriesExhaustedError`
+        (`WaiterCancelledError` once `cancel` is set, as in `poll`)."""
+        return self._value_or_raise(self.poll(cancel=cancel))
 
     def poll_once(self) -> PollerState:
         """Make one attempt now; `status` says `ok`, `attempt_failed` (see `next_delay`) or `retries_exhausted`."""

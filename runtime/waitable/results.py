@@ -41,7 +41,8 @@ class Attempt(Generic[OutputT]):
     `retries` lists the retries of this poll's call made under `retry=`;
     `retry_stopped` says why no further retry was made when the policy wanted one:
     `"max_attempts"`, `"max_time"` (the retry's backoff would pass the deadline or
-    the strategy's `max_time`) or `"capacity"` (the token bucket was short).
+    the strategy's `max_time`), `"capacity"` (the token bucket was short) or
+    `"cancelled"` (the wait's cancel event was set between two tries).
     """
 
     number: int

@@ -457,8 +457,6 @@ class Waiter(_WaiterBase[InputT, OutputT]):
         backoff: Backoff | None,
         cancel: CancelEvent | None = None,
     ) -> WaiterResult[OutputT]:
-        if cancel is not None:
-            _check_cancel(cancel)
         plan = self._wait_plan(
             max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
@@ -489,19 +487,6 @@ class Waiter(_WaiterBase[InputT, OutputT]):
             lambda: state.attempts,
         )
         return self._step(saved, state, rng, turn)
-
-
-def _check_cancel(cancel: object) -> None:
-    """Refuse a `cancel=` that is not an event, before any request."""
-    if not (
-        callable(getattr(cancel, "is_set", None))
-        and callable(getattr(cancel, "wait", None))
-    ):
-        raise WaiterConfigurationError(
-            f"cancel= takes a threading.Event (anything with is_set() and "
-            f"wait(timeout)), not {type(cancel).__name__}; set the event from "
-            "another thread to cancel the wait"
-        )
 
 
 class AsyncWaiter(_WaiterBase[InputT, OutputT]):

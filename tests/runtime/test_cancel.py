@@ -122,7 +122,15 @@ def test_a_retry_backoff_inside_a_poll_is_cancelled_too() -> None:
     with pytest.raises(WaiterCancelledError) as raised:
         operation_waiter.wait({}, max_wait_time=600, cancel=cancel)
     assert len(calls) == 2
-    assert raised.value.result.attempts == 0  # the poll was cut short by the cancel
+    # The poll cut short between its tries is kept: both tries, the one retry
+    # made, and why no more were made.
+    result = raised.value.result
+    assert result.attempts == 1
+    attempt = result.history[0]
+    assert attempt.error_type == "ThrottlingException"
+    assert [retry.number for retry in attempt.retries] == [1]
+    assert attempt.retry_stopped == "cancelled"
+    assert "last error ThrottlingException" in str(raised.value)
 
 
 def test_an_event_set_from_another_thread_wakes_a_real_sleep() -> None:

@@ -18,6 +18,7 @@ from .directives import (
 from .policy import RetryPolicy, StandardRetryPolicy
 from .strategy import (
     RetryAttemptsExceededError,
+    RetryCancelledError,
     RetryFailedError,
     RetryStrategy,
     RetryStrategyError,
@@ -34,6 +35,7 @@ __all__ = [
     "TERMINATE_AND_FAIL",
     "TERMINATE_AND_SUCCEED",
     "RetryAttemptsExceededError",
+    "RetryCancelledError",
     "RetryCapacityExceededError",
     "RetryDirective",
     "RetryError",

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from ..backoff import Backoff, ExponentialFullJitter
-from ..clock import Clock, SystemClock, wall_reading
+from ..clock import CancelEvent, Clock, SystemClock, wall_reading
 from ..definition import (
     Acceptor,
     AcceptorState,
@@ -31,6 +31,7 @@ from ..definition import (
 )
 from ..drivers import run_async, run_sync
 from ..errors import (
+    WaiterCancelledError,
     WaiterConfigurationError,
     WaiterError,
     WaiterFailureStateError,
@@ -46,6 +47,7 @@ from .token_bucket import StandardRetryTokenBucket
 
 __all__ = [
     "RetryAttemptsExceededError",
+    "RetryCancelledError",
     "RetryFailedError",
     "RetryStrategy",
     "RetryStrategyError",
@@ -80,6 +82,10 @@ class RetryAttemptsExceededError(RetryStrategyError):
 
 class RetryTimeoutError(RetryStrategyError):
     """`max_time` passed before a try succeeded."""
+
+
+class RetryCancelledError(RetryStrategyError):
+    """The `cancel` event was set before a try succeeded."""
 
 
 class RetryFailedError(RetryStrategyError):
@@ -170,12 +176,24 @@ class StandardRetryStrategy:
             max_delay=self.max_backoff,
         )
 
-    def retry(self, policy: RetryPolicy[Any], block: Callable[[], T]) -> T:
-        """Run `block` at least once, retrying while `policy` says `RetryError`."""
+    def retry(
+        self,
+        policy: RetryPolicy[Any],
+        block: Callable[[], T],
+        *,
+        cancel: CancelEvent | None = None,
+    ) -> T:
+        """Run `block` at least once, retrying while `policy` says `RetryError`.
+
+        `cancel` (a `threading.Event`, set from any thread) stops the retries
+        before the next try or during a backoff with `RetryCancelledError`.
+        """
         plan = self._plan(policy)
         state = start(plan, self.clock.now())
         try:
-            result = run_sync(flow(plan, state, self.clock.now), block, self.clock)
+            result = run_sync(
+                flow(plan, state, self.clock.now), block, self.clock, cancel=cancel
+            )
         except WaiterError as error:
             raise _translate(error) from error.__cause__
         value: T = result.output
@@ -271,6 +289,13 @@ def _translate(error: WaiterError) -> RetryStrategyError:
         else "last outcome a value the policy rejected"
     )
     stopped = None if last is None else last.retry_stopped
+    if isinstance(error, WaiterCancelledError):
+        return RetryCancelledError(
+            f"retry was cancelled (its cancel event was set) after {tries} "
+            f"tr{'y' if tries == 1 else 'ies'} in {result.elapsed:.1f}s"
+            + ("" if tries == 0 else f", {seen}"),
+            result,
+        )
     if isinstance(error, WaiterTimeoutError) or stopped == "max_time":
         return RetryTimeoutError(
             f"retry gave up: max_time ran out after {tries} tr{'y' if tries == 1 else 'ies'} "

@@ -1,0 +1,239 @@
+"""`cancel=` on seed 002's pollers and seed 001's retries: the same event as a
+sync waiter's, read by the same driver. A cancelled poller session can go on; a
+cancelled retry ends with `RetryCancelledError`, its retry token resolved."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from waitable import (
+    SystemClock,
+    WaiterCancelledError,
+    WaiterConfigurationError,
+)
+from waitable.poller import NotReady, Poller, PollStatus, Ready
+from waitable.retry import (
+    RetryCancelledError,
+    RetryStrategyError,
+    RetryToken,
+    StandardRetryPolicy,
+    StandardRetryStrategy,
+    StandardRetryTokenBucket,
+)
+from waitable.testing import VirtualClock
+
+
+class Throttled(Exception):
+    """A throttling error the standard policy retries."""
+
+    code = "ThrottlingException"
+
+
+class KeptTokens(StandardRetryTokenBucket):
+    """The standard bucket, keeping every token it hands out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.handed_out: list[RetryToken] = []
+
+    def acquire_token(self, now: float) -> RetryToken:
+        token = super().acquire_token(now)
+        self.handed_out.append(token)
+        return token
+
+
+def test_a_poller_with_the_event_set_makes_no_attempt() -> None:
+    checks: list[int] = []
+    cancel = threading.Event()
+    cancel.set()
+
+    def check() -> bool:
+        checks.append(1)
+        return True
+
+    poller: Poller[Any] = Poller(check, clock=VirtualClock())
+    with pytest.raises(WaiterCancelledError) as raised:
+        poller.poll(cancel=cancel)
+    assert checks == []
+    assert raised.value.result.attempts == 0
+    assert poller.state.attempt_num == 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(at=st.integers(min_value=1, max_value=7), more=st.integers(1, 5))
+def test_a_cancelled_session_stops_after_the_check_running_and_can_go_on(
+    at: int, more: int
+) -> None:
+    """The event set during check `at` ends `poll()` at the sleep after it; the
+    session is not over: `poll()` again goes on with attempt `at + 1` and keeps
+    one history, numbered without a gap."""
+    clock, cancel = VirtualClock(), threading.Event()
+    checks = 0
+
+    def check() -> Any:
+        nonlocal checks
+        checks += 1
+        if checks == at:
+            cancel.set()
+        return Ready(checks) if checks == at + more else NotReady(checks)
+
+    poller: Poller[Any] = Poller(check, delay=1.0, max_attempts=None, clock=clock)
+    with pytest.raises(WaiterCancelledError) as raised:
+        poller.poll(cancel=cancel)
+    assert checks == at and raised.value.result.attempts == at
+    assert poller.state.status is PollStatus.ATTEMPT_FAILED
+    assert poller.state.attempt_num == at and poller.state.value == at
+
+    final = poller.poll(cancel=threading.Event())
+    assert final.fulfilled and final.value == at + more
+    assert [a.attempt_num for a in final.history] == list(range(1, at + more + 1))
+    assert clock.now() == pytest.approx(at + more - 1)  # one second between checks
+
+
+def test_a_cancelled_session_still_counts_its_attempts_against_max_attempts() -> None:
+    clock, cancel = VirtualClock(), threading.Event()
+
+    def check() -> bool:
+        cancel.set()
+        return False
+
+    poller: Poller[Any] = Poller(check, delay=1.0, max_attempts=2, clock=clock)
+    with pytest.raises(WaiterCancelledError):
+        poller.poll(cancel=cancel)
+    final = poller.poll()
+    assert final.status is PollStatus.RETRIES_EXHAUSTED
+    assert final.attempt_num == 2
+
+
+def test_poll_or_raise_takes_the_event_too() -> None:
+    cancel = threading.Event()
+
+    def check() -> bool:
+        cancel.set()
+        return False
+
+    with pytest.raises(WaiterCancelledError, match="was cancelled"):
+        Poller(check, clock=VirtualClock()).poll_or_raise(cancel=cancel)
+
+
+def test_a_poller_on_the_real_clock_is_woken_by_another_thread() -> None:
+    """An hour's delay between checks ends as soon as another thread sets the event."""
+    cancel, checked = threading.Event(), threading.Event()
+
+    def check() -> bool:
+        checked.set()
+        return False
+
+    def canceller() -> None:
+        checked.wait()
+        cancel.set()
+
+    poller: Poller[Any] = Poller(check, delay=3600.0, clock=SystemClock())
+    thread = threading.Thread(target=canceller)
+    thread.start()
+    try:
+        with pytest.raises(WaiterCancelledError):
+            poller.poll(cancel=cancel)
+    finally:
+        checked.set()
+        thread.join()
+    assert poller.state.attempt_num == 1
+
+
+@pytest.mark.parametrize("cancel", [True, "stop", object()])
+def test_something_that_is_not_an_event_is_refused_before_any_check_or_try(
+    cancel: Any,
+) -> None:
+    calls: list[int] = []
+    with pytest.raises(WaiterConfigurationError, match="cancel= takes a threading"):
+        Poller(lambda: calls.append(1), clock=VirtualClock()).poll(cancel=cancel)
+    strategy = StandardRetryStrategy(clock=VirtualClock())
+    with pytest.raises(WaiterConfigurationError, match="cancel= takes a threading"):
+        strategy.retry(StandardRetryPolicy(), lambda: calls.append(1), cancel=cancel)
+    assert calls == []
+
+
+@settings(max_examples=20, deadline=None)
+@given(at=st.integers(min_value=1, max_value=4))
+def test_a_retry_cancelled_during_try_n_makes_no_further_try(at: int) -> None:
+    """The try running when the event is set fails and would be retried; the
+    backoff before the retry is where the cancel ends it. Its token is resolved
+    (as a failure), as every call's token is."""
+    bucket = KeptTokens()
+    strategy = StandardRetryStrategy(
+        max_attempts=5, token_bucket=bucket, clock=VirtualClock()
+    )
+    cancel = threading.Event()
+    tries = 0
+
+    def block() -> str:
+        nonlocal tries
+        tries += 1
+        if tries == at:
+            cancel.set()
+        raise Throttled()
+
+    with pytest.raises(RetryCancelledError) as raised:
+        strategy.retry(StandardRetryPolicy(), block, cancel=cancel)
+    assert tries == at
+    assert isinstance(raised.value, RetryStrategyError)
+    assert raised.value.attempts == at
+    assert "retry was cancelled" in str(raised.value)
+    assert "ThrottlingException" in str(raised.value)
+    assert [token.resolved for token in bucket.handed_out] == [True]
+
+
+def test_a_retry_with_the_event_set_makes_no_try() -> None:
+    strategy = StandardRetryStrategy(clock=VirtualClock())
+    cancel = threading.Event()
+    cancel.set()
+    tries: list[int] = []
+    with pytest.raises(RetryCancelledError, match="after 0 tries") as raised:
+        strategy.retry(StandardRetryPolicy(), lambda: tries.append(1), cancel=cancel)
+    assert tries == [] and raised.value.attempts == 0
+
+
+def test_a_retry_whose_event_is_never_set_is_unchanged() -> None:
+    answers: list[Exception | str] = [Throttled(), Throttled(), "done"]
+
+    def block() -> str:
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    strategy = StandardRetryStrategy(clock=VirtualClock())
+    done = strategy.retry(StandardRetryPolicy(), block, cancel=threading.Event())
+    assert done == "done"
+
+
+def test_an_async_retry_cancelled_during_its_backoff_resolves_its_token() -> None:
+    """Cancelling the task of `retry_async` closes the flow at the backoff; the
+    call's token ends as a failure instead of staying open."""
+    bucket = KeptTokens()
+    clock = VirtualClock()
+    strategy = StandardRetryStrategy(max_attempts=5, token_bucket=bucket, clock=clock)
+    tries = 0
+
+    async def block() -> str:
+        nonlocal tries
+        tries += 1
+        if tries == 2:
+            task = asyncio.current_task()
+            assert task is not None
+            task.cancel()
+        raise Throttled()
+
+    async def main() -> None:
+        with pytest.raises(asyncio.CancelledError):
+            await strategy.retry_async(StandardRetryPolicy(), block)
+
+    asyncio.run(main())
+    assert tries == 2
+    assert [token.resolved for token in bucket.handed_out] == [True]
