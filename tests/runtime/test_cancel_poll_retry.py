@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -48,6 +49,26 @@ class KeptTokens(StandardRetryTokenBucket):
         return token
 
 
+class SetsAt:
+    """A check or block that sets `cancel` during its `at`-th call and answers
+    `answer(n)` to its n-th (raising it when it is an exception)."""
+
+    def __init__(
+        self, cancel: threading.Event, at: int, answer: Callable[[int], Any]
+    ) -> None:
+        self.cancel, self.at, self.answer = cancel, at, answer
+        self.calls = 0
+
+    def __call__(self) -> Any:
+        self.calls += 1
+        if self.calls == self.at:
+            self.cancel.set()
+        answer = self.answer(self.calls)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+
 def test_a_poller_with_the_event_set_makes_no_attempt() -> None:
     checks: list[int] = []
     cancel = threading.Event()
@@ -74,19 +95,11 @@ def test_a_cancelled_session_stops_after_the_check_running_and_can_go_on(
     session is not over: `poll()` again goes on with attempt `at + 1` and keeps
     one history, numbered without a gap."""
     clock, cancel = VirtualClock(), threading.Event()
-    checks = 0
-
-    def check() -> Any:
-        nonlocal checks
-        checks += 1
-        if checks == at:
-            cancel.set()
-        return Ready(checks) if checks == at + more else NotReady(checks)
-
+    check = SetsAt(cancel, at, lambda n: Ready(n) if n == at + more else NotReady(n))
     poller: Poller[Any] = Poller(check, delay=1.0, max_attempts=None, clock=clock)
     with pytest.raises(WaiterCancelledError) as raised:
         poller.poll(cancel=cancel)
-    assert checks == at and raised.value.result.attempts == at
+    assert check.calls == at and raised.value.result.attempts == at
     assert poller.state.status is PollStatus.ATTEMPT_FAILED
     assert poller.state.attempt_num == at and poller.state.value == at
 
@@ -170,18 +183,10 @@ def test_a_retry_cancelled_during_try_n_makes_no_further_try(at: int) -> None:
         max_attempts=5, token_bucket=bucket, clock=VirtualClock()
     )
     cancel = threading.Event()
-    tries = 0
-
-    def block() -> str:
-        nonlocal tries
-        tries += 1
-        if tries == at:
-            cancel.set()
-        raise Throttled()
-
+    block = SetsAt(cancel, at, lambda n: Throttled())
     with pytest.raises(RetryCancelledError) as raised:
         strategy.retry(StandardRetryPolicy(), block, cancel=cancel)
-    assert tries == at
+    assert block.calls == at
     assert isinstance(raised.value, RetryStrategyError)
     assert raised.value.attempts == at
     assert "retry was cancelled" in str(raised.value)
