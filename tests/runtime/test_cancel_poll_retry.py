@@ -242,3 +242,30 @@ def test_an_async_retry_cancelled_during_its_backoff_resolves_its_token() -> Non
     asyncio.run(main())
     assert tries == 2
     assert [token.resolved for token in bucket.handed_out] == [True]
+
+
+def test_a_poller_task_cancelled_during_its_sleep_can_go_on_too() -> None:
+    """The asyncio twin: cancelling the task of `poll_async` leaves the session
+    where it stood, as the event does for `poll`."""
+    clock = VirtualClock()
+
+    def answer(n: int) -> Any:
+        if n == 2:
+            task = asyncio.current_task()
+            assert task is not None
+            task.cancel()
+        return Ready(n) if n == 4 else NotReady(n)
+
+    check = SetsAt(threading.Event(), 0, answer)
+    poller: Poller[Any] = Poller(check, delay=1.0, max_attempts=None, clock=clock)
+
+    async def main() -> None:
+        with pytest.raises(asyncio.CancelledError):
+            await poller.poll_async()
+        assert poller.state.attempt_num == 2
+        final = await poller.poll_async()
+        assert final.fulfilled and final.value == 4
+        assert [a.attempt_num for a in final.history] == [1, 2, 3, 4]
+
+    asyncio.run(main())
+    assert check.calls == 4
