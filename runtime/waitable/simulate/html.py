@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .report import Report, seconds_text
+from .report import HEADERS, Report, summary_cells
 from .svg import render_svg
-from .text import HEADERS
 
 __all__ = ["render_html"]
 
@@ -22,18 +21,7 @@ def render_html(report: Report) -> str:
     """The SVG timelines and the summary as an HTML table, in one page."""
     rows = []
     for lane in report.lanes:
-        s = lane.summary
-        cells = (
-            lane.candidate.label,
-            f"{s.calls_mean:.1f}",
-            seconds_text(s.calls_p50),
-            seconds_text(s.calls_p95),
-            seconds_text(s.calls_max),
-            seconds_text(s.lag_p50),
-            seconds_text(s.lag_p95),
-            seconds_text(s.lag_max),
-            f"{s.failures} ({100 * s.failure_share:.1f}%)",
-        )
+        cells = summary_cells(lane)
         rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
     head = "<tr>" + "".join(f"<th>{escape(h)}</th>" for h in HEADERS) + "</tr>"
     return (

@@ -10,7 +10,27 @@ from .resource import ResourceModel
 from .simulation import Candidate, Limits, Run, simulate_all, wait_limits
 from .summary import Summary, summarize
 
-__all__ = ["Lane", "Report", "build_report", "seconds_text"]
+__all__ = [
+    "HEADERS",
+    "Lane",
+    "Report",
+    "build_report",
+    "seconds_text",
+    "summary_cells",
+]
+
+HEADERS = (
+    "strategy",
+    "calls mean",
+    "p50",
+    "p95",
+    "max",
+    "lag p50",
+    "p95",
+    "max",
+    "failed",
+)
+"""The summary table's columns, as every renderer heads them."""
 
 
 def seconds_text(value: float | None) -> str:
@@ -29,6 +49,22 @@ class Lane:
     timeline: Run
     summary: Summary
     limits: Limits
+
+
+def summary_cells(lane: Lane) -> tuple[str, ...]:
+    """A lane's row of the summary table as text, in the order of `HEADERS`."""
+    s = lane.summary
+    return (
+        lane.candidate.label,
+        f"{s.calls_mean:.1f}",
+        seconds_text(s.calls_p50),
+        seconds_text(s.calls_p95),
+        seconds_text(s.calls_max),
+        seconds_text(s.lag_p50),
+        seconds_text(s.lag_p95),
+        seconds_text(s.lag_max),
+        f"{s.failures} ({100 * s.failure_share:.1f}%)",
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape, quoteattr
 
-from .report import Lane, Report, seconds_text
+from .report import Lane, Report, seconds_text, summary_cells
 
 __all__ = ["LEFT", "PLOT_WIDTH", "render_svg", "x_of"]
 
@@ -29,6 +29,8 @@ COLUMNS = (
     ("max", 660, "end"),
     ("failed", 770, "end"),
 )
+_SHOWN = (0, 1, 3, 4, 5, 6, 7, 8)
+"""The columns of `summary_cells` the picture's table shows (calls p50 left out for room)."""
 STYLE = (
     "text{font-family:sans-serif;font-size:12px;fill:#222}"
     ".title{font-size:14px;font-weight:bold}"
@@ -142,17 +144,8 @@ def render_svg(report: Report) -> str:
             f'<text class="label" x="{x}" y="{table_y}" text-anchor="{anchor}">{name}</text>'
         )
     for row, lane in enumerate(report.lanes, start=1):
-        s = lane.summary
-        cells = (
-            lane.candidate.label,
-            f"{s.calls_mean:.1f}",
-            seconds_text(s.calls_p95),
-            seconds_text(s.calls_max),
-            seconds_text(s.lag_p50),
-            seconds_text(s.lag_p95),
-            seconds_text(s.lag_max),
-            f"{s.failures} ({100 * s.failure_share:.1f}%)",
-        )
+        row_cells = summary_cells(lane)
+        cells = [row_cells[index] for index in _SHOWN]
         y = table_y + row * ROW
         for (_, x, anchor), cell in zip(COLUMNS, cells):
             out.append(

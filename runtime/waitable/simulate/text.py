@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-from .report import Report, seconds_text
+from .report import HEADERS, Report, seconds_text, summary_cells
 from .simulation import Run
 
 __all__ = ["render_text", "timeline_line"]
-
-HEADERS = (
-    "strategy",
-    "calls mean",
-    "p50",
-    "p95",
-    "max",
-    "lag p50",
-    "p95",
-    "max",
-    "failed",
-)
-
 
 #: Checks shown at each end of a long timeline; the middle is counted, not listed.
 KEEP = 5
@@ -54,22 +41,8 @@ def timeline_line(run: Run) -> str:
 
 def render_text(report: Report) -> str:
     """The table and timelines as plain text with aligned columns."""
-    rows = [HEADERS]
-    for lane in report.lanes:
-        s = lane.summary
-        rows.append(
-            (
-                lane.candidate.label,
-                f"{s.calls_mean:.1f}",
-                seconds_text(s.calls_p50),
-                seconds_text(s.calls_p95),
-                seconds_text(s.calls_max),
-                seconds_text(s.lag_p50),
-                seconds_text(s.lag_p95),
-                seconds_text(s.lag_max),
-                f"{s.failures} ({100 * s.failure_share:.1f}%)",
-            )
-        )
+    rows: list[tuple[str, ...]] = [HEADERS]
+    rows += [summary_cells(lane) for lane in report.lanes]
     widths = [max(len(row[i]) for row in rows) for i in range(len(HEADERS))]
     lines = [
         f"{report.runs} runs, seed {report.seed}, resource {report.resource.describe()}",
