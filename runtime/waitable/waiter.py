@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 
 import random
+import threading
 import warnings
 from collections.abc import Awaitable, Callable, Coroutine
 from time import monotonic
@@ -21,7 +22,7 @@ from .clock import CancelEvent, Clock, SystemClock, wall_reading
 from .config import WaiterConfig
 from .definition import WaiterDefinition
 from .drivers import run_async, run_sync
-from .errors import WaiterConfigurationError
+from .errors import WaiterConfigurationError, WaiterError
 from .flow import (
     NOT_YET,
     CallRetry,
@@ -398,12 +399,43 @@ class _WaiterBase(Generic[InputT, OutputT]):
         )
         return self._plan_with(options, rng), saved.wait_state(), rng
 
+    def cancel_saved(self, saved: SavedWait) -> WaiterError:
+        """The error that ends `saved` when it is cancelled before its next poll:
+        `WaiterCancelledError` with its attempts so far (or, when no poll may start
+        any more, the `WaiterTimeoutError` the next `poll_once` would raise). No
+        request is made.
+
+        For schedulers that keep waits as `SavedWait` records (`waitable.celery`'s
+        `cancel_wait`): the engine ends the wait as a sync wait's `cancel=` does.
+        """
+        plan, state, _ = self._resume(saved)
+        try:
+            run_sync(
+                flow(plan, state, WallClock(self.clock).now, saved.input),
+                _never_called,
+                self.clock,
+                lambda: state.attempts,
+                cancel=_CANCELLED,
+            )
+        except WaiterError as error:
+            return error
+        raise AssertionError("a cancelled wait made a poll")  # pragma: no cover
+
     def _step(
         self, saved: SavedWait, state: Any, rng: random.Random, turn: Any
     ) -> PollStep[OutputT]:
         if isinstance(turn, WaiterResult):
             return PollStep(saved.advanced(state, rng), turn, None)
         return PollStep(saved.advanced(state, rng), None, float(turn))
+
+
+#: The event of `cancel_saved`: set from the start, so the engine polls nothing.
+_CANCELLED = threading.Event()
+_CANCELLED.set()
+
+
+def _never_called() -> Any:
+    raise AssertionError("cancel_saved makes no request")  # pragma: no cover
 
 
 #: The base class's `_first_delay` (none): `_begin` skips the call when a class keeps it.

@@ -1,6 +1,7 @@
 """`cancel=` on seed 002's pollers and seed 001's retries: the same event as a
 sync waiter's, read by the same driver. A cancelled poller session can go on; a
-cancelled retry ends with `RetryCancelledError`, its retry token resolved."""
+cancelled retry ends with `RetryCancelledError`, its retry token resolved. And
+`cancel_saved`, which ends a saved wait between polls the same way."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from waitable import (
+    AsyncWaiter,
     SystemClock,
     WaiterCancelledError,
     WaiterConfigurationError,
+    WaiterTimeoutError,
 )
 from waitable.poller import NotReady, Poller, PollStatus, Ready
 from waitable.retry import (
@@ -28,6 +31,10 @@ from waitable.retry import (
     StandardRetryTokenBucket,
 )
 from waitable.testing import VirtualClock
+
+from .harness import THING_EXISTS, Script, waiter_class
+
+PENDING = {"status": "pending"}
 
 
 class Throttled(Exception):
@@ -269,3 +276,51 @@ def test_a_poller_task_cancelled_during_its_sleep_can_go_on_too() -> None:
 
     asyncio.run(main())
     assert check.calls == 4
+
+
+# --- a saved wait cancelled between polls (`cancel_saved`) -----------------------
+
+
+@settings(max_examples=20, deadline=None)
+@given(polls=st.integers(min_value=0, max_value=5))
+def test_a_saved_wait_cancelled_between_polls_keeps_its_attempts(polls: int) -> None:
+    """`cancel_saved` ends a saved wait as the engine ends a cancelled one: no
+    request, the attempts so far in the error's result (sync and async classes)."""
+    clock = VirtualClock(wall_start=1_700_000_000.0)
+    script = Script(clock, [PENDING])
+    for kind in (waiter_class(THING_EXISTS), waiter_class(THING_EXISTS, AsyncWaiter)):
+        saved = kind(script, clock=clock).start({}, max_wait_time=600, seed=1)
+        sync = waiter_class(THING_EXISTS)(script, clock=clock)
+        for _ in range(polls):
+            saved = sync.poll_once(saved).state
+        before = len(script.calls)
+        error = kind(script, clock=clock).cancel_saved(saved)
+        assert isinstance(error, WaiterCancelledError)
+        assert len(script.calls) == before
+        assert error.result.attempts == polls
+        assert [a.number for a in error.result.history] == list(range(1, polls + 1))
+
+
+def test_a_saved_wait_past_its_deadline_ends_as_a_timeout_instead() -> None:
+    clock = VirtualClock(wall_start=1_700_000_000.0)
+    script = Script(clock, [PENDING])
+    waiter = waiter_class(THING_EXISTS)(script, clock=clock)
+    saved = waiter.poll_once(waiter.start({}, max_wait_time=60, seed=1)).state
+    clock.advance(3600)
+    error = waiter.cancel_saved(saved)
+    assert isinstance(error, WaiterTimeoutError) and error.result.attempts == 1
+    assert len(script.calls) == 1
+
+
+def test_cancelling_a_saved_wait_with_call_retries_resolves_no_token_twice() -> None:
+    """Under `retry=` the engine takes the first try's token before the poll it
+    does not make; the cancel resolves it (as a failure), once."""
+    bucket = KeptTokens()
+    clock = VirtualClock(wall_start=1_700_000_000.0)
+    script = Script(clock, [PENDING])
+    waiter = waiter_class(THING_EXISTS)(
+        script, clock=clock, retry=StandardRetryStrategy(token_bucket=bucket)
+    )
+    error = waiter.cancel_saved(waiter.start({}, max_wait_time=60, seed=1))
+    assert isinstance(error, WaiterCancelledError) and script.calls == []
+    assert all(token.resolved for token in bucket.handed_out)

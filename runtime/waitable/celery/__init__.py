@@ -3,12 +3,13 @@
 `install(app)` where the app is defined; `start_wait(app, "pkg.waiters:XWaiter",
 input, client="pkg.clients:make_client", max_wait_time=..., on_done=sig)` in a
 producer. `on_done` runs once per wait, in a worker that consumes its queue
-(see `waitable.celery.delivery`). Needs `pip install 'waitable[celery]'`
-(Celery with a Redis broker).
+(see `waitable.celery.delivery`); `cancel_wait(app, wait_id)` ends a wait early.
+Needs `pip install 'waitable[celery]'` (Celery with a Redis broker).
 """
 
 from __future__ import annotations
 
+from .cancel import WaitNotFoundError, cancel_wait
 from .delivery import DONE_TASK
 from .guard import WaitGuard
 from .names import register_client_factory, register_waiter
@@ -21,7 +22,9 @@ __all__ = [
     "POLL_TASK",
     "WaitGuard",
     "WaitIdInUseError",
+    "WaitNotFoundError",
     "WaitTasks",
+    "cancel_wait",
     "error_outcome",
     "install",
     "installed",

@@ -7,7 +7,8 @@ poll whose successor was published (`seq`), that successor's message (`next`),
 a lease on the poll now running (`owner`, `until`, renewed while its call runs:
 a copy meanwhile does not run it again; `running`, that poll's number, so its
 successor is told apart from a copy), the start that made it (`started`: a
-second `start_wait` with the same id is refused), and the end (`done`:
+second `start_wait` with the same id is refused), a cancel request (`cancel`:
+the next poll to begin ends the wait instead), and the end (`done`:
 `sending` then `sent`, with the `outcome`). Publishing the `waitable.done`
 message is at-least-once; its consumer makes the call once: a lease on the
 call (`runner`, `runner_until`, renewed while it runs) and, after it,
@@ -47,13 +48,15 @@ logger = logging.getLogger("waitable.celery")
 _T = TypeVar("_T")
 
 # KEYS[1] the wait's hash; ARGV: seq, token, lease_ms, ttl_s.
-# Returns {verdict, detail}: run | stale | ended | busy (ms left) | successor (ms
-# left: the holder runs poll seq - 1, which published this message and frees the
-# lease once it has recorded that) | resend (outcome). `running` is the holder's seq.
+# Returns {verdict, detail}: run | cancel (run, but end the wait as cancelled) |
+# stale | ended | busy (ms left) | successor (ms left: the holder runs poll seq - 1,
+# which published this message and frees the lease once it has recorded that) |
+# resend (outcome). `running` is the holder's seq.
 _BEGIN = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local h = redis.call('HMGET', KEYS[1], 'seq', 'done', 'owner', 'until', 'outcome', 'running')
+local h = redis.call(
+  'HMGET', KEYS[1], 'seq', 'done', 'owner', 'until', 'outcome', 'running', 'cancel')
 local seq, token = tonumber(ARGV[1]), ARGV[2]
 local held = h[3] and h[3] ~= token and tonumber(h[4]) > now
 if h[2] == 'sent' then return {'ended', ''} end
@@ -70,20 +73,34 @@ if held then
 end
 redis.call('HSET', KEYS[1], 'owner', token, 'until', now + tonumber(ARGV[3]), 'running', seq)
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
+if h[7] then return {'cancel', ''} end
 return {'run', ''}
 """
 
 # KEYS[1] the hash, KEYS[2] the due index; ARGV: seq, token, next message, overdue at, id.
-# The successor of poll `seq` is published: record it, free the lease.
+# The successor of poll `seq` is published: record it, free the lease. 2 when the
+# wait was cancelled meanwhile (the successor need not wait out its delay).
 _ADVANCE = """
-local h = redis.call('HMGET', KEYS[1], 'seq', 'owner', 'done')
+local h = redis.call('HMGET', KEYS[1], 'seq', 'owner', 'done', 'cancel')
 if h[3] then return 0 end
 if not h[1] or tonumber(h[1]) < tonumber(ARGV[1]) then
   redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'next', ARGV[3])
   redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 end
 if h[2] == ARGV[2] then redis.call('HDEL', KEYS[1], 'owner', 'until', 'running') end
+if h[4] then return 2 end
 return 1
+"""
+
+# KEYS[1] the hash. Ask the wait to end as cancelled at its next poll. Returns
+# {verdict, detail}: unknown (no record) | ended | cancelled (the pending poll's
+# message, '' when none is recorded).
+_CANCEL = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'unknown', ''} end
+local h = redis.call('HMGET', KEYS[1], 'done', 'next')
+if h[1] then return {'ended', ''} end
+redis.call('HSET', KEYS[1], 'cancel', '1')
+return {'cancelled', h[2] or ''}
 """
 
 # KEYS[1] the hash, KEYS[2] the due index; ARGV: first message, overdue at, id,
@@ -210,6 +227,7 @@ class WaitGuard:
         self.key_prefix = key_prefix
         self._begin = client.register_script(_BEGIN)
         self._advance = client.register_script(_ADVANCE)
+        self._cancel = client.register_script(_CANCEL)
         self._started = client.register_script(_STARTED)
         self._sweep = client.register_script(_SWEEP)
         self._finish = client.register_script(_FINISH)
@@ -228,7 +246,8 @@ class WaitGuard:
     ) -> Decision:
         """May poll `seq` of the wait run now? Takes the lease when it may.
 
-        `run`, `stale` or `ended` (drop the message), `resend` (detail: the
+        `run`, `cancel` (the lease is taken: end the wait as cancelled, polling
+        nothing), `stale` or `ended` (drop the message), `resend` (detail: the
         outcome), `busy` (detail: ms left on the lease of another copy of this
         poll), or `successor`: the lease is held by poll `seq - 1`, whose run
         published this message and frees the lease as soon as it has recorded
@@ -269,12 +288,23 @@ class WaitGuard:
 
     def advance(
         self, wait_id: str, seq: int, token: str, message: str, overdue_at: float
-    ) -> None:
-        """Poll `seq`'s successor (`message`) is published: older copies become stale."""
-        self._advance(
+    ) -> bool:
+        """Poll `seq`'s successor (`message`) is published: older copies become stale.
+        True when the wait was cancelled meanwhile (its successor may begin now)."""
+        reply = self._advance(
             keys=[self.key(wait_id), self.due_key],
             args=[seq, token, message, overdue_at, wait_id],
         )
+        return int(reply) == 2
+
+    def cancel(self, wait_id: str) -> Decision:
+        """Ask the wait to end as cancelled when its next poll begins.
+
+        `cancelled` (detail: the pending poll's message, JSON, or ''), `ended` (it
+        had ended: nothing changed) or `unknown` (no record: never started, or
+        ended more than `keep` ago).
+        """
+        return _decision(self._cancel(keys=[self.key(wait_id)]))
 
     def sweep(self, now: float, retry_at: float, limit: int = 1000) -> list[str]:
         """The messages of waits whose next poll is overdue at `now`; looked at again at `retry_at`."""

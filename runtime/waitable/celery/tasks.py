@@ -197,15 +197,20 @@ def sweep_once(tasks: WaitTasks) -> int:
     now = time.time()
     found = tasks.guard().sweep(now, now + tasks.recover_after)
     for text in found:
-        data = json.loads(text)
-        if data.get("task") == DONE_TASK:
-            options = {k: v for k, v in data["options"].items() if k != "countdown"}
-            tasks.done_task.apply_async(args=tuple(data["args"]), **options)
-        else:
-            _publish(tasks.task, tuple(data["args"]), 0.0, data["queue"])
+        publish_message(tasks, json.loads(text))
     if found:
         logger.warning("waitable: published %d overdue poll(s) again", len(found))
     return len(found)
+
+
+def publish_message(tasks: WaitTasks, data: dict[str, Any]) -> None:
+    """Publish again, due now, a message a wait's record keeps (`message`, or the
+    `waitable.done` one): a copy is harmless, the record drops all but one."""
+    if data.get("task") == DONE_TASK:
+        options = {k: v for k, v in data["options"].items() if k != "countdown"}
+        tasks.done_task.apply_async(args=tuple(data["args"]), **options)
+    else:
+        _publish(tasks.task, tuple(data["args"]), 0.0, data["queue"])
 
 
 def _start_sweeper(tasks: WaitTasks) -> None:
@@ -286,6 +291,8 @@ def _poll(
             raise WaiterConfigurationError(
                 f"wait {wait_id}: the message's saved wait is not SavedWait JSON"
             )
+        if decision.verdict == "cancel":  # `cancel_wait`: end it, polling nothing
+            raise resolve_waiter(waiter)(_no_client).cancel_saved(saved)
         renew = functools.partial(guard.renew_poll, wait_id, token, tasks.lease)
         what = f"wait {wait_id}: poll {seq}"
         # Renewed while the call may run: the final poll, made at the deadline,
@@ -336,11 +343,15 @@ def _advance(
     overdue_at = time.time() + delay + tasks.recover_after
     text = message(next_args, queue)
     guard = tasks.guard()
-    retry_redis(
+    cancelled = retry_redis(
         lambda: guard.advance(wait_id, seq, token, text, overdue_at),
         f"wait {wait_id}: recording poll {seq + 1} published",
         tasks.lease,
     )
+    if cancelled and delay > 0:
+        # `cancel_wait` came during this poll: a copy of the successor due now ends
+        # the wait; the one published above is then dropped as ended.
+        _publish(task, next_args, 0.0, queue)
 
 
 #: The longest countdown of a poll retried while the records' Redis is away.
@@ -473,6 +484,10 @@ def _publish(
     if queue is not None:
         options["queue"] = queue
     task.apply_async(args=args, **options)
+
+
+def _no_client(input: Any) -> Any:
+    raise AssertionError("a cancelled wait makes no request")  # pragma: no cover
 
 
 def _saved(state: str) -> SavedWait | None:

@@ -1,0 +1,59 @@
+"""`cancel_wait`: end a wait on Celery early, its `on_done` told so with what it saw.
+
+Seed 003's context cancel for waits that live in messages: the request is
+recorded on the wait's Redis record, and the next poll to begin ends the wait
+with `WaiterCancelledError` (its attempts so far) instead of calling the
+service. A copy of the pending poll is published at once, so the wait ends
+without waiting out its delay.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import WaiterConfigurationError
+from .tasks import installed, publish_message
+
+__all__ = ["WaitNotFoundError", "cancel_wait"]
+
+
+class WaitNotFoundError(WaiterConfigurationError):
+    """`cancel_wait` named a wait with no record: never started, or ended more than `keep` ago."""
+
+    def __init__(self, message: str, wait_id: str = "") -> None:
+        super().__init__(message)
+        self.wait_id = wait_id
+
+
+def cancel_wait(app: Any, wait_id: str) -> bool:
+    """Ask the wait `wait_id` to end as cancelled; True when asked in time.
+
+    True: the request was recorded before the wait ended. Its `on_done` gets an
+    outcome whose error is `WaiterCancelledError`, with the attempts made so far,
+    unless a poll already running when it came ends the wait first (its answer
+    is in, so that outcome stands, as with a sync wait's `cancel=`). Asking
+    again changes nothing. False: the wait had already ended (its `on_done` has
+    its outcome). Raises `WaitNotFoundError` for an id with no record, and the
+    Redis client's error when the records' Redis is away.
+    """
+    tasks = installed(app)
+    if tasks is None:
+        raise WaiterConfigurationError(
+            "call waitable.celery.install(app) where the Celery app is defined "
+            "before cancel_wait(app, ...)"
+        )
+    guard = tasks.guard()
+    decision = guard.cancel(wait_id)
+    if decision.verdict == "unknown":
+        raise WaitNotFoundError(
+            f"no wait {wait_id!r} to cancel: its record {guard.key(wait_id)!r} is not "
+            f"in Redis (no wait was started with this id, or it ended more than "
+            f"keep={tasks.keep:g}s ago); pass the id start_wait returned",
+            wait_id,
+        )
+    if decision.verdict == "ended":
+        return False
+    if decision.detail:
+        publish_message(tasks, json.loads(decision.detail))
+    return True

@@ -1,0 +1,133 @@
+"""`cancel_wait` against a real Redis and worker: a wait on Celery ended early,
+its `on_done` told `WaiterCancelledError` with the attempts made, and no poll after."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from typing import Any
+
+import pytest
+
+from conftest import wait_for_outcomes
+from waitable import WaiterConfigurationError
+from waitable.celery import WaitGuard, WaitNotFoundError, cancel_wait, start_wait
+
+CLIENT = "fake_service:make_client"
+FAST = {"min_delay": 0.05, "max_delay": 0.2}
+
+
+def _start(app: Any, name: str, **options: Any) -> str:
+    return start_wait(
+        app.app,
+        "fake_service:ThingReadyWaiter",
+        {"Name": name},
+        client=CLIENT,
+        on_done=app.record_outcome.s(tag=name),
+        **{"max_wait_time": 60.0, **FAST, **options},
+    )
+
+
+def _queued(redis_server: Any, wait_id: str) -> int:
+    """How many messages of the wait wait in the default queue."""
+    queued = redis_server.client.lrange("celery", 0, -1)
+    return sum(wait_id.encode() in message for message in queued)
+
+
+def _polls(redis_server: Any, name: str) -> int:
+    return int(redis_server.client.hget(f"thing:{name}", "polls") or 0)
+
+
+def test_the_record_takes_a_cancel_until_the_wait_ends(redis_server: Any) -> None:
+    """The Lua checks: unknown id; the pending message handed back; the next poll
+    to begin takes the lease and is told to end the wait; once ended, too late."""
+    guard = WaitGuard(redis_server.client, key_prefix=f"t{uuid.uuid4().hex}:")
+    assert guard.cancel("w").verdict == "unknown"
+    first = json.dumps({"args": ["w", 0], "queue": None})
+    assert guard.started("w", first, overdue_at=1e12, ttl=60, token="s")
+    asked = guard.cancel("w")
+    assert (asked.verdict, asked.detail) == ("cancelled", first)
+    assert guard.cancel("w").verdict == "cancelled", "asking again changes nothing"
+    assert guard.begin("w", 0, "a", lease=30, ttl=60).verdict == "cancel"
+    assert guard.begin("w", 0, "b", lease=30, ttl=60).verdict == "busy"
+    assert guard.finish("w", "a", '{"ok":false}', ttl=60).verdict == "send"
+    guard.sent("w", ttl=60)
+    assert guard.cancel("w").verdict == "ended"
+    assert guard.begin("w", 1, "c", lease=30, ttl=60).verdict == "ended"
+
+
+def test_a_poll_that_advances_after_a_cancel_says_so(redis_server: Any) -> None:
+    """The poll running when the cancel came learns of it as it records its
+    successor, so the successor need not wait out its delay."""
+    guard = WaitGuard(redis_server.client, key_prefix=f"t{uuid.uuid4().hex}:")
+    for wait, cancelled in (("plain", False), ("asked", True)):
+        assert guard.begin(wait, 0, "a", lease=30, ttl=60).verdict == "run"
+        if cancelled:
+            assert guard.cancel(wait).verdict == "cancelled"
+        assert guard.advance(wait, 0, "a", "{}", overdue_at=1e12) is cancelled
+        expected = "cancel" if cancelled else "run"
+        assert guard.begin(wait, 1, "b", lease=30, ttl=60).verdict == expected
+
+
+def test_a_wait_cancelled_before_its_first_poll_polls_nothing(
+    redis_server: Any, wait_app: Any, start_worker: Any
+) -> None:
+    """The copy `cancel_wait` publishes ends the wait; the first poll's own message
+    then finds it ended. on_done runs once, with no attempt in the result."""
+    from fake_service import ThingService
+
+    name = f"early-{uuid.uuid4().hex}"
+    ThingService(redis_server.url).plan(name, "ready", 1)
+    wait_id = _start(wait_app, name)
+    assert _queued(redis_server, wait_id) == 1
+    assert cancel_wait(wait_app.app, wait_id) is True
+    assert _queued(redis_server, wait_id) == 2, "a copy of the pending poll, due now"
+    start_worker()
+    outcome = wait_for_outcomes(redis_server, [wait_id], limit=30)[wait_id]
+    assert not outcome["ok"] and outcome["result"] is None
+    assert outcome["error"]["type"] == "WaiterCancelledError"
+    assert "was cancelled" in outcome["error"]["message"]
+    assert outcome["error"]["result"]["attempts"] == 0
+    assert _polls(redis_server, name) == 0
+    assert cancel_wait(wait_app.app, wait_id) is False, "it has ended"
+    assert int(redis_server.client.hget("done:runs", wait_id)) == 1
+
+
+def test_a_running_wait_ends_with_the_attempts_it_made(
+    redis_server: Any, wait_app: Any, start_worker: Any
+) -> None:
+    """Cancelled between polls of a thing that never gets ready: the outcome holds
+    every poll made, and the service sees none after it."""
+    from fake_service import ThingService
+
+    name = f"mid-{uuid.uuid4().hex}"
+    ThingService(redis_server.url).plan(name, "never", 1)
+    start_worker()
+    wait_id = _start(wait_app, name)
+    end = time.monotonic() + 30  # a guard against hanging, not a measurement
+    while _polls(redis_server, name) < 2 and time.monotonic() < end:
+        time.sleep(0.02)
+    assert _polls(redis_server, name) >= 2, "the wait did not poll"
+    assert cancel_wait(wait_app.app, wait_id) is True
+    outcome = wait_for_outcomes(redis_server, [wait_id], limit=30)[wait_id]
+    assert outcome["error"]["type"] == "WaiterCancelledError"
+    made = outcome["error"]["result"]["attempts"]
+    assert made >= 2
+    history = outcome["error"]["result"]["history"]
+    assert [attempt["number"] for attempt in history] == list(range(1, made + 1))
+    assert _polls(redis_server, name) == made, "no poll after the outcome"
+    assert int(redis_server.client.hget("done:runs", wait_id)) == 1
+
+
+def test_cancel_wait_refuses_an_unknown_id_and_an_app_without_install(
+    redis_server: Any, wait_app: Any
+) -> None:
+    from celery import Celery
+
+    with pytest.raises(WaitNotFoundError, match="no wait 'nope' to cancel") as raised:
+        cancel_wait(wait_app.app, "nope")
+    assert raised.value.wait_id == "nope"
+    assert isinstance(raised.value, WaiterConfigurationError)
+    with pytest.raises(WaiterConfigurationError, match="install"):
+        cancel_wait(Celery(broker=redis_server.url), "x")
