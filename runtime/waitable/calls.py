@@ -213,11 +213,12 @@ def make_call(
                     retries.pop()
                     call.retry_stopped = stopped
                     return call
-    except (Cancel, GeneratorExit) as stop:
-        # Cancelled at one of the yields above, where the token is always held and
-        # unresolved: it ends as a failure (seed 001: one resolution per call), so
-        # a bucket that counts open tokens is not left one short.
-        _resolve(token, now() + shift, success=False)
+    except BaseException as stop:
+        # The call ends here without a resolution: cancelled at one of the yields
+        # above, or an error (a backoff or policy that raised). An open token ends
+        # as a failure (seed 001: one resolution per call), so a bucket that counts
+        # open tokens is not left one short.
+        _fail_open_token(token, now, shift)
         if call is not None and isinstance(stop, Cancel):
             retries.pop()  # the retry that was scheduled was not made
             call.retry_stopped = "cancelled"
@@ -283,6 +284,18 @@ def _resolve(token: Any, now: float, *, success: bool) -> None:
         token.notify_success(now)
     else:
         token.notify_failure(now)
+
+
+def _fail_open_token(token: Any, now: Callable[[], float], shift: float) -> None:
+    """Resolve `token` as a failure unless it is None or resolved, while another
+    exception propagates: an error of the bucket's own here is logged, not raised
+    in place of that one."""
+    if token is None or getattr(token, "resolved", False):
+        return
+    try:
+        token.notify_failure(now() + shift)
+    except Exception:
+        logger.exception("resolving the retry token of an ended call failed")
 
 
 def _first_token_now(bucket: TokenBucketLike, now: float) -> Any:

@@ -8,6 +8,7 @@ same engine (`waitable.steps`): one poll at a time, the wait saved as JSON.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 
 import random
@@ -409,6 +410,9 @@ class _WaiterBase(Generic[InputT, OutputT]):
         `cancel_wait`): the engine ends the wait as a sync wait's `cancel=` does.
         """
         plan, state, _ = self._resume(saved)
+        # Without its call's retries and rate limit: the poll it does not make
+        # takes no token from a bucket or limiter that real waits share.
+        plan = dataclasses.replace(plan, call_retry=None, rate_limit=None)
         try:
             run_sync(
                 flow(plan, state, WallClock(self.clock).now, saved.input),

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from waitable import (
     AsyncWaiter,
+    RateLimiter,
     SystemClock,
     WaiterCancelledError,
     WaiterConfigurationError,
@@ -324,3 +325,38 @@ def test_cancelling_a_saved_wait_with_call_retries_resolves_no_token_twice() -> 
     error = waiter.cancel_saved(waiter.start({}, max_wait_time=60, seed=1))
     assert isinstance(error, WaiterCancelledError) and script.calls == []
     assert all(token.resolved for token in bucket.handed_out)
+
+
+def test_cancelling_a_saved_wait_takes_nothing_from_shared_limits() -> None:
+    """The poll it does not make takes no rate-limit token and costs the retry
+    bucket nothing: both are shared with the waits that do poll."""
+    clock = VirtualClock(wall_start=1_700_000_000.0)
+    script = Script(clock, [PENDING])
+    limiter = RateLimiter(1, per=60)
+    bucket = StandardRetryTokenBucket(initial_try_cost=3)
+    waiter = waiter_class(THING_EXISTS)(
+        script,
+        clock=clock,
+        rate_limit=limiter,
+        retry=StandardRetryStrategy(token_bucket=bucket),
+    )
+    saved = waiter.start({}, max_wait_time=600, seed=1)
+    for _ in range(3):
+        assert isinstance(waiter.cancel_saved(saved), WaiterCancelledError)
+    assert bucket.tokens(clock.wall()) == bucket.capacity
+    assert limiter.try_acquire(clock.wall()) == 0, "the limiter's one token is left"
+    assert script.calls == []
+
+
+def test_a_call_ended_by_an_error_resolves_its_token() -> None:
+    """A backoff that raises ends the call (a configuration error): its token is
+    resolved as a failure, not left open."""
+    bucket = KeptTokens()
+    strategy = StandardRetryStrategy(
+        token_bucket=bucket, clock=VirtualClock(), backoff=lambda context: -1
+    )
+    block = SetsAt(threading.Event(), 0, lambda n: Throttled())
+    with pytest.raises(WaiterConfigurationError, match="backoff"):
+        strategy.retry(StandardRetryPolicy(), block)
+    assert block.calls == 1
+    assert [token.resolved for token in bucket.handed_out] == [True]

@@ -32,8 +32,10 @@ def cancel_wait(app: Any, wait_id: str) -> bool:
     True: the request was recorded before the wait ended. Its `on_done` gets an
     outcome whose error is `WaiterCancelledError`, with the attempts made so far,
     unless a poll already running when it came ends the wait first (its answer
-    is in, so that outcome stands, as with a sync wait's `cancel=`). Asking
-    again changes nothing. False: the wait had already ended (its `on_done` has
+    is in, so that outcome stands, as with a sync wait's `cancel=`), or the poll
+    that takes the request begins past the wait's deadline (a busy queue): that
+    wait ends with `WaiterTimeoutError`, as it would have anyway. Asking again
+    changes nothing. False: the wait had already ended (its `on_done` has
     its outcome). Raises `WaitNotFoundError` for an id with no record, and the
     Redis client's error when the records' Redis is away.
     """
