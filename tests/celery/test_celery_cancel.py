@@ -68,6 +68,9 @@ def test_a_poll_that_advances_after_a_cancel_says_so(redis_server: Any) -> None:
         assert guard.advance(wait, 0, "a", "{}", overdue_at=1e12) is cancelled
         expected = "cancel" if cancelled else "run"
         assert guard.begin(wait, 1, "b", lease=30, ttl=60).verdict == expected
+    # A slow copy of poll 0 that another worker advanced first: not its successor
+    # to publish again.
+    assert guard.advance("asked", 0, "late", "{}", overdue_at=1e12) is False
 
 
 def test_a_wait_cancelled_before_its_first_poll_polls_nothing(

@@ -79,16 +79,18 @@ return {'run', ''}
 
 # KEYS[1] the hash, KEYS[2] the due index; ARGV: seq, token, next message, overdue at, id.
 # The successor of poll `seq` is published: record it, free the lease. 2 when the
-# wait was cancelled meanwhile (the successor need not wait out its delay).
+# wait was cancelled meanwhile and this call recorded the successor (it need not
+# wait out its delay; a copy of the poll that another worker advanced first gets 1).
 _ADVANCE = """
 local h = redis.call('HMGET', KEYS[1], 'seq', 'owner', 'done', 'cancel')
 if h[3] then return 0 end
-if not h[1] or tonumber(h[1]) < tonumber(ARGV[1]) then
+local recorded = not h[1] or tonumber(h[1]) < tonumber(ARGV[1])
+if recorded then
   redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'next', ARGV[3])
   redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 end
 if h[2] == ARGV[2] then redis.call('HDEL', KEYS[1], 'owner', 'until', 'running') end
-if h[4] then return 2 end
+if recorded and h[4] then return 2 end
 return 1
 """
 
