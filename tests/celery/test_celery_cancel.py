@@ -12,7 +12,15 @@ import pytest
 
 from conftest import wait_for_outcomes
 from waitable import WaiterConfigurationError
-from waitable.celery import WaitGuard, WaitNotFoundError, cancel_wait, start_wait
+from waitable.celery import (
+    WaitGuard,
+    WaitNotFoundError,
+    cancel_wait,
+    installed,
+    start_wait,
+)
+from waitable.celery import tasks as tasks_module
+from waitable.steps import PollStep
 
 CLIENT = "fake_service:make_client"
 FAST = {"min_delay": 0.05, "max_delay": 0.2}
@@ -134,3 +142,43 @@ def test_cancel_wait_refuses_an_unknown_id_and_an_app_without_install(
     assert isinstance(raised.value, WaiterConfigurationError)
     with pytest.raises(WaiterConfigurationError, match="install"):
         cancel_wait(Celery(broker=redis_server.url), "x")
+
+
+class _Published:
+    """Stands in for the poll task: keeps what `apply_async` was given."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+
+    def apply_async(self, args: tuple[Any, ...], **options: Any) -> None:
+        self.sent.append((args, options))
+
+
+def test_a_cancel_during_a_poll_has_its_successor_published_due_now(
+    redis_server: Any, wait_app: Any
+) -> None:
+    """The poll that was running when the cancel came publishes its successor with
+    its delay, then once more due now (the copy that ends the wait); without a
+    cancel, only the delayed one."""
+    from fake_service import ThingReadyWaiter
+
+    tasks = installed(wait_app.app)
+    assert tasks is not None
+    guard = tasks.guard()
+    saved = ThingReadyWaiter(_refuse).start({"Name": "x"}, max_wait_time=60, seed=1)
+    step = PollStep(saved, None, 2.5)
+    for cancelled in (False, True):
+        wait_id, token = f"advance-{uuid.uuid4().hex}", uuid.uuid4().hex
+        assert guard.begin(wait_id, 0, token, lease=30, ttl=60).verdict == "run"
+        if cancelled:
+            assert cancel_wait(wait_app.app, wait_id) is True
+        task = _Published()
+        args = (wait_id, 0, "fake_service:ThingReadyWaiter", CLIENT, "{}", None, None)
+        tasks_module._advance(tasks, task, args, token, step)
+        countdowns = [options["countdown"] for _, options in task.sent]
+        assert countdowns == ([2.5, 0.0] if cancelled else [2.5])
+        assert all(sent[0][:2] == (wait_id, 1) for sent in task.sent)
+
+
+def _refuse(input: Any) -> Any:
+    raise AssertionError("start() makes no request")
