@@ -166,7 +166,7 @@ def test_a_cancel_during_a_poll_has_its_successor_published_due_now(
     assert tasks is not None
     guard = tasks.guard()
     saved = ThingReadyWaiter(_refuse).start({"Name": "x"}, max_wait_time=60, seed=1)
-    step = PollStep(saved, None, 2.5)
+    step: PollStep[Any] = PollStep(saved, None, 2.5)
     for cancelled in (False, True):
         wait_id, token = f"advance-{uuid.uuid4().hex}", uuid.uuid4().hex
         assert guard.begin(wait_id, 0, token, lease=30, ttl=60).verdict == "run"
