@@ -95,3 +95,35 @@ def wait_for_redis_time_past(guard: Any, milliseconds: int) -> None:
         if seconds * 1000 + micros // 1000 > end:
             return
         time.sleep(0.005)
+
+
+#: The fake service's waiter and client factory, and delays that keep tests quick.
+THING_WAITER = "fake_service:ThingReadyWaiter"
+THING_CLIENT = "fake_service:make_client"
+FAST = {"min_delay": 0.05, "max_delay": 0.2}
+
+
+def start_thing_wait(
+    app: Any, name: str, waiter: str = THING_WAITER, **options: Any
+) -> str:
+    """`start_wait` on the fake service's thing `name`, polled `FAST`, within 30 s
+    unless `options` say otherwise; `on_done` records the outcome tagged `name`."""
+    from waitable.celery import start_wait
+
+    options = {"max_wait_time": 30.0, **FAST, **options}
+    client = options.pop("client", THING_CLIENT)
+    wait_id: str = start_wait(
+        app.app,
+        waiter,
+        {"Name": name},
+        client=client,
+        on_done=app.record_outcome.s(tag=name),
+        **options,
+    )
+    return wait_id
+
+
+def queued(server: RedisServer, wait_id: str, queue: str = "celery") -> list[bytes]:
+    """The messages of the wait waiting in `queue`."""
+    messages: list[bytes] = server.client.lrange(queue, 0, -1)
+    return [message for message in messages if wait_id.encode() in message]

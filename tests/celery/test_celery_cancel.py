@@ -10,37 +10,18 @@ from typing import Any
 
 import pytest
 
-from conftest import wait_for_outcomes
+from conftest import THING_CLIENT as CLIENT
+from conftest import queued, wait_for_outcomes
+from conftest import start_thing_wait as _start
 from waitable import WaiterConfigurationError
 from waitable.celery import (
     WaitGuard,
     WaitNotFoundError,
     cancel_wait,
     installed,
-    start_wait,
 )
 from waitable.celery import tasks as tasks_module
 from waitable.steps import PollStep
-
-CLIENT = "fake_service:make_client"
-FAST = {"min_delay": 0.05, "max_delay": 0.2}
-
-
-def _start(app: Any, name: str, **options: Any) -> str:
-    return start_wait(
-        app.app,
-        "fake_service:ThingReadyWaiter",
-        {"Name": name},
-        client=CLIENT,
-        on_done=app.record_outcome.s(tag=name),
-        **{"max_wait_time": 60.0, **FAST, **options},
-    )
-
-
-def _queued(redis_server: Any, wait_id: str) -> int:
-    """How many messages of the wait wait in the default queue."""
-    queued = redis_server.client.lrange("celery", 0, -1)
-    return sum(wait_id.encode() in message for message in queued)
 
 
 def _polls(redis_server: Any, name: str) -> int:
@@ -91,9 +72,11 @@ def test_a_wait_cancelled_before_its_first_poll_polls_nothing(
     name = f"early-{uuid.uuid4().hex}"
     ThingService(redis_server.url).plan(name, "ready", 1)
     wait_id = _start(wait_app, name)
-    assert _queued(redis_server, wait_id) == 1
+    assert len(queued(redis_server, wait_id)) == 1
     assert cancel_wait(wait_app.app, wait_id) is True
-    assert _queued(redis_server, wait_id) == 2, "a copy of the pending poll, due now"
+    assert (
+        len(queued(redis_server, wait_id)) == 2
+    ), "a copy of the pending poll, due now"
     start_worker()
     outcome = wait_for_outcomes(redis_server, [wait_id], limit=30)[wait_id]
     assert not outcome["ok"] and outcome["result"] is None

@@ -24,6 +24,11 @@ from typing import Any
 import pytest
 import redis
 
+from conftest import FAST
+from conftest import THING_CLIENT as CLIENT
+from conftest import THING_WAITER as WAITER
+from conftest import queued as _queued
+from conftest import start_thing_wait as _start
 from conftest import wait_for_outcomes
 from servers import RedisServer, Worker, find_redis_server
 from waitable import WaiterConfigurationError
@@ -37,26 +42,6 @@ from waitable.celery import (
 )
 from waitable.celery.delivery import deliver
 from waitable.custom import custom_waiter, path, success
-
-WAITER = "fake_service:ThingReadyWaiter"
-CLIENT = "fake_service:make_client"
-FAST = {"min_delay": 0.05, "max_delay": 0.2}
-
-
-def _start(app: Any, name: str, **options: Any) -> str:
-    options = {"max_wait_time": 30.0, **FAST, **options}
-    return start_wait(
-        app.app,
-        WAITER,
-        {"Name": name},
-        client=CLIENT,
-        on_done=app.record_outcome.s(tag=name),
-        **options,
-    )
-
-
-def _queued(server: Any, wait_id: str, queue: str = "celery") -> list[bytes]:
-    return [m for m in server.client.lrange(queue, 0, -1) if wait_id.encode() in m]
 
 
 def _until(condition: Callable[[], Any], limit: float, what: str) -> Any:

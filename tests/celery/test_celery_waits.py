@@ -12,28 +12,15 @@ from typing import Any
 
 import pytest
 
-from conftest import wait_for_outcomes, wait_for_redis_time_past
+from conftest import THING_CLIENT as CLIENT
+from conftest import (
+    start_thing_wait as _start,
+    wait_for_outcomes,
+    wait_for_redis_time_past,
+)
 from waitable import WaiterConfigurationError
 from waitable.celery import WaitGuard, installed, start_wait
 from waitable.celery import lease as leases
-
-CLIENT = "fake_service:make_client"
-FAST = {"min_delay": 0.05, "max_delay": 0.2}
-
-
-def _start(
-    app: Any, name: str, waiter: str = "fake_service:ThingReadyWaiter", **options: Any
-) -> str:
-    options = {"max_wait_time": 30.0, **FAST, **options}
-    client = options.pop("client", CLIENT)
-    return start_wait(
-        app.app,
-        waiter,
-        {"Name": name},
-        client=client,
-        on_done=app.record_outcome.s(tag=name),
-        **options,
-    )
 
 
 def test_outcomes_of_sync_and_async_waiters(
