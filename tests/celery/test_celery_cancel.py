@@ -165,3 +165,28 @@ def test_a_cancel_during_a_poll_has_its_successor_published_due_now(
 
 def _refuse(input: Any) -> Any:
     raise AssertionError("start() makes no request")
+
+
+def test_a_cancel_during_a_slow_poll_ends_the_wait_after_it(
+    redis_server: Any, wait_app: Any, start_worker: Any
+) -> None:
+    """The poll in flight when the cancel comes is answered (not ready) and
+    counted; the wait then ends as cancelled without another call. The copy of
+    that poll which `cancel_wait` published finds it running and is dropped."""
+    from fake_service import ThingService
+
+    name = f"slow-{uuid.uuid4().hex}"
+    ThingService(redis_server.url).plan(name, "never", 1, slow_first=3.0)
+    start_worker()
+    wait_id = _start(wait_app, name)
+    end = time.monotonic() + 30  # a guard against hanging, not a measurement
+    while _polls(redis_server, name) < 1 and time.monotonic() < end:
+        time.sleep(0.01)
+    assert _polls(redis_server, name) == 1, "the first poll did not begin"
+    assert cancel_wait(wait_app.app, wait_id) is True
+    outcome = wait_for_outcomes(redis_server, [wait_id], limit=30)[wait_id]
+    assert outcome["error"]["type"] == "WaiterCancelledError"
+    assert outcome["error"]["result"]["attempts"] == 1
+    assert outcome["error"]["result"]["output"]["Status"] == "PENDING"
+    assert _polls(redis_server, name) == 1
+    assert int(redis_server.client.hget("done:runs", wait_id)) == 1
