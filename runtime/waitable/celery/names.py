@@ -55,6 +55,16 @@ def resolve_waiter(name: str) -> WaiterClass:
     return waiter
 
 
+def unpolled_waiter(name: str) -> Waiter[Any, Any] | AsyncWaiter[Any, Any]:
+    """The waiter `name` with a stand-in client, for the work that makes no
+    request: starting a wait (`start_wait`) and ending a cancelled one."""
+    return resolve_waiter(name)(_no_request)
+
+
+def _no_request(input: Any) -> Any:
+    raise AssertionError("starting or cancelling a wait makes no request")
+
+
 def resolve_client_factory(name: str) -> ClientFactory:
     """The client factory registered as `name`, or imported from `"module:function"`."""
     factory = _FACTORIES.get(name)

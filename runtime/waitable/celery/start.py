@@ -13,7 +13,7 @@ import uuid
 from typing import Any
 
 from ..errors import WaiterConfigurationError
-from .names import resolve_client_factory, resolve_waiter
+from .names import resolve_client_factory, unpolled_waiter
 from .tasks import installed, message, visibility_timeout
 
 __all__ = ["WaitIdInUseError", "start_wait"]
@@ -28,10 +28,6 @@ class WaitIdInUseError(WaiterConfigurationError):
     def __init__(self, message: str, wait_id: str = "") -> None:
         super().__init__(message)
         self.wait_id = wait_id
-
-
-def _no_calls(input: Any) -> Any:
-    raise AssertionError("start() makes no request")
 
 
 def start_wait(
@@ -66,9 +62,8 @@ def start_wait(
             "call waitable.celery.install(app) where the Celery app is defined "
             "before start_wait(app, ...), so the worker has the poll task too"
         )
-    cls = resolve_waiter(waiter)
     resolve_client_factory(client)
-    saved = cls(_no_calls).start(
+    saved = unpolled_waiter(waiter).start(
         input,
         max_wait_time=max_wait_time,
         min_delay=min_delay,

@@ -35,7 +35,7 @@ from .delivery import (
 )
 from .guard import REDIS_OUTAGES, WaitGuard, backoff, retry_redis
 from .lease import holding
-from .names import resolve_client_factory, resolve_waiter
+from .names import resolve_client_factory, resolve_waiter, unpolled_waiter
 from .outcome import error_outcome, result_outcome
 
 __all__ = ["DONE_TASK", "POLL_TASK", "WaitTasks", "install", "installed"]
@@ -292,7 +292,7 @@ def _poll(
                 f"wait {wait_id}: the message's saved wait is not SavedWait JSON"
             )
         if decision.verdict == "cancel":  # `cancel_wait`: end it, polling nothing
-            raise resolve_waiter(waiter)(_no_client).cancel_saved(saved)
+            raise unpolled_waiter(waiter).cancel_saved(saved)
         renew = functools.partial(guard.renew_poll, wait_id, token, tasks.lease)
         what = f"wait {wait_id}: poll {seq}"
         # Renewed while the call may run: the final poll, made at the deadline,
@@ -484,10 +484,6 @@ def _publish(
     if queue is not None:
         options["queue"] = queue
     task.apply_async(args=args, **options)
-
-
-def _no_client(input: Any) -> Any:
-    raise AssertionError("a cancelled wait makes no request")  # pragma: no cover
 
 
 def _saved(state: str) -> SavedWait | None:
