@@ -413,11 +413,14 @@ class _WaiterBase(Generic[InputT, OutputT]):
         # Without its call's retries and rate limit: the poll it does not make
         # takes no token from a bucket or limiter that real waits share.
         plan = dataclasses.replace(plan, call_retry=None, rate_limit=None)
+        clock = WallClock(
+            self.clock
+        )  # a saved wait's times are wall-clock, as in poll_once
         try:
             run_sync(
-                flow(plan, state, WallClock(self.clock).now, saved.input),
+                flow(plan, state, clock.now, saved.input),
                 _never_called,
-                self.clock,
+                clock,
                 lambda: state.attempts,
                 cancel=_CANCELLED,
             )
