@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from msgspec import Raw
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +22,8 @@ import waitable_codegen
 from waitable_codegen.errors import GenerationError
 from waitable_codegen.model import ModelError, load_text
 from waitable_codegen.model.reachable import reachable_documents
-from waitable_codegen.model.reachable_text import reachable_texts
+from waitable_codegen.model.reachable_text import reachable_texts, with_unread_decoded
+from waitable_codegen.model.shapes import UNREAD_TRAITS
 
 from .helpers import smithy_model, thing_shapes
 
@@ -32,8 +34,21 @@ MANIFEST = ".generate-waiters.json"
 Cut = Callable[[list[dict[str, Any]]], list[dict[str, Any]] | None]
 
 
+def text_cut(datas: list[bytes]) -> list[dict[str, Any]] | None:
+    """`reachable_texts` with the raw values of unread traits decoded by json,
+    after checking that these, and nothing else, were left raw."""
+    documents = reachable_texts(datas)
+    if documents is None:
+        return None
+    for document in documents:
+        for body in document["shapes"].values():
+            for trait_id, value in body.get("traits", {}).items():
+                assert isinstance(value, Raw) == (trait_id in UNREAD_TRAITS)
+    return with_unread_decoded(documents)
+
+
 def _from_text(documents: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
-    return reachable_texts([json.dumps(document).encode() for document in documents])
+    return text_cut([json.dumps(document).encode() for document in documents])
 
 
 @pytest.fixture(params=[reachable_documents, _from_text], ids=["parsed", "text"])

@@ -19,10 +19,12 @@ import waitable_codegen
 from waitable_codegen import api
 from waitable_codegen.errors import GenerationError
 from waitable_codegen.model.reachable import reachable_documents
+from waitable_codegen.model.json_text import MAX_NESTING
 from waitable_codegen.model.reachable_text import reachable_texts
+from waitable_codegen.model.shapes import UNREAD_TRAITS
 
 from .helpers import ERRORFILES, SPEC_EXAMPLES, corpus_files, smithy_model, thing_shapes
-from .test_reachable import NS, generated, service_model
+from .test_reachable import NS, generated, service_model, text_cut
 
 CORPUS = [*corpus_files(), *sorted(ERRORFILES.glob("*.json")), SPEC_EXAMPLES]
 
@@ -41,12 +43,12 @@ def test_the_corpora_are_not_empty() -> None:
 @pytest.mark.parametrize("path", CORPUS, ids=lambda path: path.name)
 def test_every_corpus_file_is_cut_as_its_parsed_json_is(path: Path) -> None:
     data = path.read_bytes()
-    assert reachable_texts([data]) == parsed_cut([data])
+    assert text_cut([data]) == parsed_cut([data])
 
 
 def test_the_aws_models_read_together_are_cut_as_their_parsed_json_is() -> None:
     datas = [path.read_bytes() for path in corpus_files()[:12]]
-    assert reachable_texts(datas) == parsed_cut(datas)
+    assert text_cut(datas) == parsed_cut(datas)
 
 
 def test_every_aws_model_takes_the_text_reader() -> None:
@@ -97,7 +99,7 @@ def test_generated_documents_are_cut_as_their_parsed_json_is(
     text = json.dumps(document, ensure_ascii=ensure_ascii, indent=indent)
     data = (codecs.BOM_UTF8 if bom else b"") + text.encode("utf-8", "surrogatepass")
     by_json = parsed_cut([data]) if _utf8(data) else None
-    by_text = reachable_texts([data])
+    by_text = text_cut([data])
     assert by_text is None or by_text == by_json
     assert _same_floats(by_text, by_json)
     if by_json is not None and not _has_lone_surrogate(text):
@@ -200,7 +202,7 @@ SAME_OUTCOME = {**DECLINED, **READ}
 def test_a_kept_body_is_read_whatever_its_key_order() -> None:
     """The reader rebuilds a kept body from its outline: every key json keeps
     (the last of a repeated one), whatever the order they are written in."""
-    [cut] = reachable_texts([REORDERED]) or [{}]
+    [cut] = text_cut([REORDERED]) or [{}]
     assert cut == parsed_cut([REORDERED])[0]  # type: ignore[index]
     assert cut["shapes"][f"{NS}#Things"]["version"] == "1"
 
@@ -242,6 +244,45 @@ def test_an_integer_python_refuses_in_a_shape_left_out_is_not_read(
     )
 
 
+def test_the_values_of_unread_traits_on_kept_shapes_are_not_converted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kept service's endpoint rule set nested deeper than MAX_NESTING, and an
+    integer too long for Python in its documentation, stop json's way but not the
+    text reader's: those values are checked as JSON and never decoded."""
+    document = service_model()
+    deep: Any = "MARK"
+    for _ in range(MAX_NESTING + 5):
+        deep = [deep]
+    document["shapes"][f"{NS}#Things"]["traits"] = {
+        "smithy.rules#endpointRuleSet": deep,
+        "smithy.api#documentation": "DOC",
+    }
+    data = _replace(json.dumps(document).encode(), b'"DOC"', b"9" * 5000)
+    (tmp_path / "m.json").write_bytes(data)
+    [cut] = reachable_texts([data]) or [{}]
+    traits = cut["shapes"][f"{NS}#Things"]["traits"]
+    assert bytes(traits["smithy.api#documentation"]) == b"9" * 5000
+    assert _outcome(tmp_path / "m.json", tmp_path / "out") == generated(
+        service_model(), tmp_path / "plain"
+    )
+    monkeypatch.setattr(api, "reachable_texts", lambda datas: None)
+    assert "digits" in str(_outcome(tmp_path / "m.json", tmp_path / "json"))
+
+
+def test_no_generator_module_reads_an_unread_trait() -> None:
+    """The text reader leaves those values raw: a module that came to read one
+    would get `msgspec.Raw`, so each id is named only where the set is made."""
+    package = Path(waitable_codegen.__file__).parent
+    for trait_id in UNREAD_TRAITS:
+        naming = [
+            path.relative_to(package).as_posix()
+            for path in sorted(package.rglob("*.py"))
+            if trait_id in path.read_text(encoding="utf-8")
+        ]
+        assert naming == ["model/shapes.py"], trait_id
+
+
 def test_a_package_from_the_text_reader_is_the_json_way_s_package(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -269,7 +310,7 @@ def test_a_waiter_trait_written_with_an_escape_is_found() -> None:
     data = _replace(
         _with(), b"smithy.waiters#waitable", b"smithy.waiters\\u0023waitable"
     )
-    assert reachable_texts([data]) == parsed_cut([data]) is not None
+    assert text_cut([data]) == parsed_cut([data]) is not None
 
 
 def test_text_without_a_waiter_is_declined_before_it_is_read(

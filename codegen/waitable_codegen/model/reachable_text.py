@@ -6,7 +6,9 @@ names of its traits as values, everything else (each trait's value, its members,
 its references) left as raw JSON (msgspec still checks that the whole text is
 JSON). The closure decodes only the raw parts of the bodies it keeps, with
 msgspec, to the values `json.loads` gives (floats bit for bit; where the two
-would differ, msgspec refuses). Anything the plain cut does not read (see
+would differ, msgspec refuses), but for the values of the traits generation never
+reads (`UNREAD_TRAITS`: documentation, examples, endpoint rule sets and their
+tests), which stay `msgspec.Raw` in the cut documents. Anything the plain cut does not read (see
 `model.reachable`), a shape key the loader does not know, any text msgspec
 refuses, and any text without a waiter, ends in None: the caller parses the
 documents with json as before, and its errors are the ones reported. The cut
@@ -14,10 +16,10 @@ documents hold `smithy`, `metadata` and `shapes` in that order, and a kept body
 its type first and then its keys in the loader's order, whatever the file's
 order (nothing reads their order).
 
-Left-out shapes are checked as JSON but never converted, so two things json
-refuses in them are not refused: an integer too long for Python, and nesting in
-the few levels by which msgspec's recursion limit exceeds json's (a left-out
-shape's nesting is not measured either way).
+Left-out shapes and those raw trait values are checked as JSON but never
+converted, so two things json refuses in them are not refused: an integer too long for Python, and nesting in
+the few levels by which msgspec's recursion limit exceeds json's (their nesting
+is not measured either way: nothing recurses into them).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from .reachable import (
     is_plain_shape,
     is_plain_version,
 )
-from .shapes import WAITABLE_TRAIT
+from .shapes import UNREAD_TRAITS, WAITABLE_TRAIT
 
 _Raw = Raw | UnsetType
 
@@ -148,6 +150,17 @@ def _cut(datas: Sequence[bytes]) -> list[dict[str, Any]]:
     ]
 
 
+def with_unread_decoded(documents: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Cut `documents` with the raw values of their unread traits decoded, in place:
+    the documents the json way gives (to compare the two ways)."""
+    for document in documents:
+        for body in document["shapes"].values():
+            traits = body.get("traits", _NO_TRAITS)
+            for trait_id in UNREAD_TRAITS.intersection(traits):
+                traits[trait_id] = _ANY.decode(traits[trait_id])
+    return documents
+
+
 def _find_roots(shapes: dict[str, _Shape], roots: list[str]) -> None:
     """Add the services and shapes with waiters among `shapes` to `roots`; refused
     when a shape is not plain (see `model.reachable`)."""
@@ -168,11 +181,13 @@ def _traits(shape: _Shape) -> dict[str, Raw]:
 
 
 def _body(shape: _Shape) -> dict[str, Any]:
-    """A kept shape's body as json parses it: its raw parts decoded."""
+    """A kept shape's body as json parses it: its raw parts decoded, but for the
+    values of its `UNREAD_TRAITS`, which stay raw."""
     body: dict[str, Any] = {"type": shape.type}
     if shape.traits is not UNSET:
         body["traits"] = {
-            trait_id: _decode(_ANY, value) for trait_id, value in shape.traits.items()
+            trait_id: value if trait_id in UNREAD_TRAITS else _decode(_ANY, value)
+            for trait_id, value in shape.traits.items()
         }
     for key in _RAW_KEYS:
         value = getattr(shape, key)

@@ -30,6 +30,18 @@ SHAPE_TYPES = SIMPLE_TYPES | AGGREGATE_TYPES | SERVICE_TYPES
 
 WAITABLE_TRAIT = "smithy.waiters#waitable"
 
+UNREAD_TRAITS = frozenset(
+    {
+        "smithy.api#documentation",
+        "smithy.api#examples",
+        "smithy.rules#endpointRuleSet",
+        "smithy.rules#endpointTests",
+    }
+)
+"""Shape traits whose values generation never reads (only whether a shape has
+them): the text reader leaves their values raw JSON, checked but not decoded (the
+rule sets and their tests are 40% of what the AWS models' kept shapes hold)."""
+
 
 def shape_name(shape_id: str) -> str:
     """The name part of a shape id: `ns#Name$member` gives `Name`."""
