@@ -145,8 +145,10 @@ def _cut(datas: Sequence[bytes]) -> list[dict[str, Any]]:
         return is_bare_operation(shape.type, marked)
 
     kept, bared = closure(roots, shapes, body_of, bare)
+    cut = kept | bared
     return [
-        cut_document(_parsed(document, decoded), kept, bared) for document in documents
+        cut_document(_parsed(document, decoded, cut), kept, bared)
+        for document in documents
     ]
 
 
@@ -211,14 +213,19 @@ def _document(data: bytes) -> _Document:
     return document
 
 
-def _parsed(document: _Document, decoded: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The document as json would have parsed it, with the decoded bodies only
-    (`cut_document` keeps just these)."""
+def _parsed(
+    document: _Document, decoded: dict[str, dict[str, Any]], cut: set[str]
+) -> dict[str, Any]:
+    """The document as json would have parsed it, with only the shapes in `cut`
+    (the decoded bodies, and None for a bare operation, which `cut_document`
+    makes bare), in the document's order."""
     parsed: dict[str, Any] = {"smithy": document.smithy}
     if document.metadata is not UNSET:
         metadata = _object(document.metadata)
         parsed["metadata"] = metadata
-    parsed["shapes"] = {key: decoded.get(key) for key in document.shapes}
+    parsed["shapes"] = {
+        key: decoded.get(key) for key in filter(cut.__contains__, document.shapes)
+    }
     return parsed
 
 
