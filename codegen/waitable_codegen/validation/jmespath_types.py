@@ -101,36 +101,13 @@ class _Checker:
     def __init__(self, text: str) -> None:
         self.text = text
         self.problems: set[ExpressionProblem] = set()
-        self._visitors: dict[str, Callable[[Node, Value, Value], Value]] = {
-            "and_expression": self._and,
-            "comparator": self._comparator,
-            "current": self._current,
-            "expref": self._expref,
-            "field": self._field,
-            "filter_projection": self._filter_projection,
-            "flatten": self._flatten,
-            "function_expression": self._function,
-            "identity": self._current,
-            "index": self._index,
-            "index_expression": self._chain,
-            "literal": self._literal,
-            "multi_select_dict": self._multi_select_dict,
-            "multi_select_list": self._multi_select_list,
-            "not_expression": self._not,
-            "or_expression": self._or,
-            "pipe": self._chain,
-            "projection": self._projection,
-            "slice": self._slice,
-            "subexpression": self._chain,
-            "value_projection": self._object_projection,
-        }
 
     def visit(self, node: Node, current: Value, known: Value) -> Value:
         """The sample value of `node` evaluated over `current`."""
-        visitor = self._visitors.get(node["type"])
+        visitor = _VISITORS.get(node["type"])
         if visitor is None:  # a node type from a newer jmespath: learn nothing
             return ANY
-        return visitor(node, current, known)
+        return visitor(self, node, current, known)
 
     def _report(self, severity: Severity, node: Node, message: str) -> None:
         line, column = line_column(self.text, node["pos"])
@@ -321,3 +298,29 @@ class _Checker:
                     f"{name} function argument {index} error: {reason}",
                 )
         return signature.result()
+
+
+_VISITORS: dict[str, Callable[[_Checker, Node, Value, Value], Value]] = {
+    "and_expression": _Checker._and,
+    "comparator": _Checker._comparator,
+    "current": _Checker._current,
+    "expref": _Checker._expref,
+    "field": _Checker._field,
+    "filter_projection": _Checker._filter_projection,
+    "flatten": _Checker._flatten,
+    "function_expression": _Checker._function,
+    "identity": _Checker._current,
+    "index": _Checker._index,
+    "index_expression": _Checker._chain,
+    "literal": _Checker._literal,
+    "multi_select_dict": _Checker._multi_select_dict,
+    "multi_select_list": _Checker._multi_select_list,
+    "not_expression": _Checker._not,
+    "or_expression": _Checker._or,
+    "pipe": _Checker._chain,
+    "projection": _Checker._projection,
+    "slice": _Checker._slice,
+    "subexpression": _Checker._chain,
+    "value_projection": _Checker._object_projection,
+}
+"""The method that evaluates each node type (one table, not one per checker)."""
