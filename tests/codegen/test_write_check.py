@@ -245,13 +245,17 @@ def held_lock(tmp_path: Path) -> Iterator[tuple[OutputSite, threading.Event]]:
         thread.join()
 
 
-def _blocked_on(inode: int) -> bool:
-    """True when the kernel lists a request waiting for a lock on `inode` (Linux's
-    /proc/locks marks a blocked request with `->`)."""
+def _blocked_on(lock_file: os.stat_result) -> bool:
+    """True when the kernel lists a request waiting for a lock on `lock_file`
+    (Linux's /proc/locks marks a blocked request with `->` and names the file as
+    `major:minor:inode`, the device in hex: an inode number alone may be another
+    file system's)."""
+    device = lock_file.st_dev
+    wanted = f"{os.major(device):02x}:{os.minor(device):02x}:{lock_file.st_ino}"
     with open("/proc/locks") as table:
         for line in table:
             fields = line.split()
-            if "->" in fields and fields[-3].rsplit(":", 1)[-1] == str(inode):
+            if "->" in fields and fields[-3] == wanted:
                 return True
     return False
 
@@ -263,15 +267,17 @@ def test_wait_for_writer_blocks_until_the_writer_released_its_lock(
     held_lock: tuple[OutputSite, threading.Event],
 ) -> None:
     site, release = held_lock
-    inode = os.stat(site.parent / site.lock_name).st_ino
+    lock_file = os.stat(site.parent / site.lock_name)
     answers: list[bool] = []
     reader = threading.Thread(target=lambda: answers.append(lock.wait_for_writer(site)))
     reader.start()
     # The kernel shows the reader's shared lock request waiting behind the writer's.
     deadline = time.monotonic() + 60  # a guard against hanging, not a measurement
-    while not _blocked_on(inode) and reader.is_alive() and time.monotonic() < deadline:
+    while (
+        not _blocked_on(lock_file) and reader.is_alive() and time.monotonic() < deadline
+    ):
         os.sched_yield()
-    assert _blocked_on(inode), "the reader did not wait for the writer's lock"
+    assert _blocked_on(lock_file), "the reader did not wait for the writer's lock"
     assert answers == []
     release.set()
     reader.join()

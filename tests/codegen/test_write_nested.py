@@ -38,9 +38,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def lock_inode(out: Path) -> int:
+def lock_file(out: Path) -> os.stat_result:
     site = OutputSite.of(out)
-    return os.stat(site.parent / site.lock_name).st_ino
+    return os.stat(site.parent / site.lock_name)
 
 
 @pytest.fixture
@@ -68,15 +68,15 @@ def in_thread() -> Iterator[Callable[[Callable[[], object]], threading.Thread]]:
         raise errors[0]
 
 
-def wait_blocked(inode: int, thread: threading.Thread) -> bool:
-    """True once the kernel shows a request waiting for the lock on `inode`; False
-    when the thread ended first (it never waited)."""
+def wait_blocked(locked: os.stat_result, thread: threading.Thread) -> bool:
+    """True once the kernel shows a request waiting for the lock on the file
+    `locked`; False when the thread ended first (it never waited)."""
     deadline = time.monotonic() + 60  # a guard against hanging, not a measurement
     while thread.is_alive() and time.monotonic() < deadline:
-        if _blocked_on(inode):
+        if _blocked_on(locked):
             return True
         os.sched_yield()
-    return _blocked_on(inode)
+    return _blocked_on(locked)
 
 
 def generated(out: Path, model: Path, tmp_path: Path) -> bool:
@@ -134,7 +134,7 @@ def test_runs_into_nested_directories_take_turns(
         held, other = nested, lambda: generate(second, outer)
     try:
         thread = in_thread(other)
-        assert wait_blocked(lock_inode(held), thread), "the other run did not wait"
+        assert wait_blocked(lock_file(held), thread), "the other run did not wait"
     finally:
         writer.send_signal(signal.SIGCONT)
         assert writer.wait() == 0
@@ -294,7 +294,7 @@ def test_an_inner_run_does_not_make_a_directory_between_the_renames_of_its_swap(
     try:
         assert not outer.exists()
         thread = in_thread(lambda: generate(third, nested))
-        assert wait_blocked(lock_inode(outer), thread), "the inner run did not wait"
+        assert wait_blocked(lock_file(outer), thread), "the inner run did not wait"
         assert not outer.exists()
     finally:
         writer.send_signal(signal.SIGCONT)
@@ -344,7 +344,7 @@ def test_a_check_inside_a_directory_between_the_renames_of_its_swap_waits(
         thread = in_thread(
             lambda: answers.append(generate(first, nested, check=True).stale)
         )
-        assert wait_blocked(lock_inode(outer), thread), "the check did not wait"
+        assert wait_blocked(lock_file(outer), thread), "the check did not wait"
     finally:
         writer.send_signal(signal.SIGCONT)
         assert writer.wait() == 0
@@ -409,7 +409,7 @@ def test_a_parent_renamed_away_just_before_it_is_opened_is_made_again(
     thread = in_thread(lambda: generate(third, nested))
     started.wait(timeout=60)  # a guard against hanging, not a measurement
     try:
-        assert wait_blocked(lock_inode(outer), thread), "the inner run did not wait"
+        assert wait_blocked(lock_file(outer), thread), "the inner run did not wait"
     finally:
         writers[0].send_signal(signal.SIGCONT)
         assert writers[0].wait() == 0
@@ -539,7 +539,7 @@ def test_making_a_missing_parent_does_not_wait_for_runs_inside_it(
     monkeypatch.setattr(os.path, "lexists", lexists)
     try:
         thread = in_thread(lambda: generate(third, parent / "y"))
-        blocked = wait_blocked(lock_inode(parent / "x"), thread)
+        blocked = wait_blocked(lock_file(parent / "x"), thread)
     finally:
         sibling.send_signal(signal.SIGCONT)
         assert sibling.wait() == 0
