@@ -18,6 +18,7 @@ from .shape_ids import (
     KNOWN_IDENTIFIERS,
     KNOWN_MEMBER_IDS,
     KNOWN_SHAPE_IDS,
+    are_identifiers,
     check_identifier,
     check_shape_id,
 )
@@ -96,8 +97,8 @@ def _object(value: Any, source: str, where: Location, what: str) -> dict[str, An
 def _parse_entry(document: Document, shape_id: str, body: Any) -> None:
     source = document.source
     where = ("shapes", shape_id)
-    if shape_id not in KNOWN_MEMBER_IDS:
-        check_shape_id(shape_id, source, where, member=True)
+    if shape_id not in KNOWN_MEMBER_IDS and shape_id not in KNOWN_SHAPE_IDS:
+        check_shape_id(shape_id, source, where, member=True)  # (a shape id is one)
     if type(body) is not dict:
         raise model_error(
             source, where, f"expected a shape object, found {json_type(body)}"
@@ -199,8 +200,9 @@ def _parse_shape(shape_id: str, kind: str, body: dict[str, Any], source: str) ->
         if type(members) is not dict:
             _object(members, source, (*where, "members"), "member name to member")
         held = shape.members
+        named = are_identifiers(members)  # all at once; else each, in order
         for name, value in members.items():
-            if name not in KNOWN_IDENTIFIERS:
+            if not named and name not in KNOWN_IDENTIFIERS:
                 check_identifier(name, source, (*where, "members", name), "member name")
             held[name] = _member(
                 shape_id, name, value, source, (*where, "members", name)

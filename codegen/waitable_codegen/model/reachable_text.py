@@ -37,10 +37,10 @@ from .reachable import (
     cut_document,
     closure,
     is_bare_operation,
-    is_plain_shape,
     is_plain_version,
 )
-from .shapes import UNREAD_TRAITS, WAITABLE_TRAIT
+from .shape_ids import are_shape_ids
+from .shapes import SHAPE_TYPES, UNREAD_TRAITS, WAITABLE_TRAIT
 
 _Raw = Raw | UnsetType
 
@@ -165,9 +165,12 @@ def with_unread_decoded(documents: list[dict[str, Any]]) -> list[dict[str, Any]]
 
 def _find_roots(shapes: dict[str, _Shape], roots: list[str]) -> None:
     """Add the services and shapes with waiters among `shapes` to `roots`; refused
-    when a shape is not plain (see `model.reachable`)."""
+    when a shape is not plain (see `model.reachable`; the ids are checked all at
+    once, as `is_plain_shape` checks each)."""
+    if not are_shape_ids(shapes):
+        raise _Refused
     for shape_id, shape in shapes.items():
-        if shape.mixins is not UNSET or not is_plain_shape(shape_id, shape.type):
+        if shape.mixins is not UNSET or shape.type not in SHAPE_TYPES:
             raise _Refused
         if shape.type == "service" or WAITABLE_TRAIT in _traits(shape):
             roots.append(shape_id)

@@ -9,6 +9,7 @@ ASCII only. The patterns run in linear time (no nested repetition).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from ..errors import safe_text
 from .errors import Location, ModelError, model_error
@@ -67,6 +68,44 @@ def is_member_id(text: object) -> bool:
     return _matches(text, _MEMBER_ID_RE, KNOWN_MEMBER_IDS)
 
 
+_SHAPE_ID_LINES = re.compile(
+    rf"{_NAMESPACE}#{_IDENTIFIER}(?:\n{_NAMESPACE}#{_IDENTIFIER})*", re.ASCII
+)
+_IDENTIFIER_LINES = re.compile(rf"{_IDENTIFIER}(?:\n{_IDENTIFIER})*", re.ASCII)
+
+
+def are_shape_ids(texts: Iterable[str]) -> bool:
+    """True when every one of `texts` is an absolute shape id without a member
+    part (see `_all_match`: the thousands of shape ids a file defines cost one
+    call instead of one each)."""
+    return _all_match(texts, _SHAPE_ID_LINES, KNOWN_SHAPE_IDS)
+
+
+def are_identifiers(texts: Iterable[str]) -> bool:
+    """True when every one of `texts` is a Smithy identifier (see `_all_match`)."""
+    return _all_match(texts, _IDENTIFIER_LINES, KNOWN_IDENTIFIERS)
+
+
+def _all_match(texts: Iterable[str], lines: re.Pattern[str], valid: set[str]) -> bool:
+    """True when each of `texts` is in `valid` or matches the pattern that `lines`
+    repeats a line each: those not known yet are checked in one match over them
+    all, and remembered in `valid`."""
+    unknown = set(texts) - valid
+    if not unknown:
+        return True
+    if not all(type(text) is str for text in unknown):
+        return False
+    joined = "\n".join(unknown)
+    if joined.count("\n") != len(unknown) - 1:  # a line break inside a text
+        return False
+    if lines.fullmatch(joined) is None:
+        return False
+    if len(valid) + len(unknown) > _REMEMBERED:
+        valid.clear()
+    valid.update(unknown)
+    return True
+
+
 def check_shape_id(
     value: object, source: str, where: Location, *, member: bool = False
 ) -> str:
@@ -103,6 +142,8 @@ __all__ = [
     "KNOWN_SHAPE_IDS",
     "ModelError",
     "SHAPE_ID_RULE",
+    "are_identifiers",
+    "are_shape_ids",
     "bad_id_problem",
     "check_identifier",
     "check_shape_id",
