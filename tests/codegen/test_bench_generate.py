@@ -35,6 +35,21 @@ def test_the_black_pipeline_writes_the_same_packages(
     assert _tree(tmp_path / "direct") == _tree(tmp_path / "black")
 
 
+def test_a_round_forgets_the_ids_an_earlier_round_found_valid(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cold round pays for checking every id again, as a fresh process does."""
+    from waitable_codegen.model import shape_ids
+
+    smallest = sorted(AWS_MODELS.glob("*.json"), key=lambda path: path.stat().st_size)
+    monkeypatch.setattr(bench, "MODELS", smallest[:1])
+    bench.generate_all(tmp_path / "first")
+    assert shape_ids.KNOWN_SHAPE_IDS and shape_ids.KNOWN_IDENTIFIERS
+    bench.forget_earlier_runs()
+    assert not shape_ids.KNOWN_SHAPE_IDS and not shape_ids.KNOWN_IDENTIFIERS
+    assert not shape_ids.KNOWN_MEMBER_IDS
+
+
 def test_the_baseline_loads_every_model_in_a_fresh_process() -> None:
     wall, cpu = bench.load_in_fresh_process()
     assert wall > 0 and cpu > 0
