@@ -4,7 +4,10 @@ unicode, empty strings; and only what is valid is remembered."""
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Callable, Iterator
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings
@@ -52,16 +55,20 @@ BATCHES: list[tuple[Callable[[list[str]], bool], Callable[[object], bool]]] = [
 ]
 
 
-@settings(max_examples=300, deadline=None)
-@given(texts=TEXTS, which=st.sampled_from(BATCHES))
+@settings(max_examples=400, deadline=None)
+@given(texts=TEXTS, which=st.sampled_from(BATCHES), few=st.sampled_from([0, 100]))
 def test_a_batch_answers_as_each_text_checked_alone(
     texts: list[str],
     which: tuple[Callable[[list[str]], bool], Callable[[object], bool]],
+    few: int,
 ) -> None:
+    """Both ways a batch is checked: in bytes passes over all its lines, and (a
+    few texts) one match each."""
     batch, alone = which
     for known in _caches():
         known.clear()
-    answer = batch(texts)
+    with patch.object(shape_ids, "_FEW", few):
+        answer = batch(texts)
     for known in _caches():
         known.clear()
     assert answer == all(alone(text) for text in texts)
@@ -73,6 +80,33 @@ def test_only_valid_ids_are_remembered(texts: list[str]) -> None:
     shape_ids.KNOWN_SHAPE_IDS.clear()
     are_shape_ids(texts)
     assert all(is_shape_id(text) for text in shape_ids.KNOWN_SHAPE_IDS)
+
+
+def test_the_corpus_ids_pass_in_one_batch_and_bad_ones_stop_it() -> None:
+    """Past `_FEW` texts, the bytes passes: thousands of real ids pass, and each
+    kind of bad id among them stops the batch."""
+    from .helpers import AWS_MODELS
+
+    text = (AWS_MODELS / "dynamodb-2012-08-10.json").read_text(encoding="utf-8")
+    ids = [key for key in json.loads(text)["shapes"] if "$" not in key]
+    assert len(ids) > shape_ids._FEW and are_shape_ids(ids)
+    names = {key.split("#")[1] for key in ids}
+    assert are_identifiers(names)
+    for bad in [
+        "ns#1x",
+        "ns#_",
+        "ns#a.b",
+        "ns#a#b",
+        "ns..x#a",
+        ".ns#a",
+        "ns#",
+        "ns#a$b",
+    ]:
+        shape_ids.KNOWN_SHAPE_IDS.clear()
+        assert not are_shape_ids([*ids, bad]), bad
+    for bad in ["1x", "_", "a.b", "a#b", "", "a-b", "ä"]:
+        shape_ids.KNOWN_IDENTIFIERS.clear()
+        assert not are_identifiers([*names, bad]), bad
 
 
 def test_a_line_break_inside_an_id_is_not_taken_for_two_ids() -> None:

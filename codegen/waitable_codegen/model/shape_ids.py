@@ -9,6 +9,7 @@ ASCII only. The patterns run in linear time (no nested repetition).
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Iterable
 
 from ..errors import safe_text
@@ -68,42 +69,91 @@ def is_member_id(text: object) -> bool:
     return _matches(text, _MEMBER_ID_RE, KNOWN_MEMBER_IDS)
 
 
-_SHAPE_ID_LINES = re.compile(
-    rf"{_NAMESPACE}#{_IDENTIFIER}(?:\n{_NAMESPACE}#{_IDENTIFIER})*", re.ASCII
-)
-_IDENTIFIER_LINES = re.compile(rf"{_IDENTIFIER}(?:\n{_IDENTIFIER})*", re.ASCII)
-
-
 def are_shape_ids(texts: Iterable[str]) -> bool:
     """True when every one of `texts` is an absolute shape id without a member
     part (see `_all_match`: the thousands of shape ids a file defines cost one
     call instead of one each)."""
-    return _all_match(texts, _SHAPE_ID_LINES, KNOWN_SHAPE_IDS)
+    return _all_match(texts, KNOWN_SHAPE_IDS, _SHAPE_ID_RE, namespaced=True)
 
 
 def are_identifiers(texts: Iterable[str]) -> bool:
     """True when every one of `texts` is a Smithy identifier (see `_all_match`)."""
-    return _all_match(texts, _IDENTIFIER_LINES, KNOWN_IDENTIFIERS)
+    return _all_match(texts, KNOWN_IDENTIFIERS, _IDENTIFIER_RE, namespaced=False)
 
 
-def _all_match(texts: Iterable[str], lines: re.Pattern[str], valid: set[str]) -> bool:
-    """True when each of `texts` is in `valid` or matches the pattern that `lines`
-    repeats a line each: those not known yet are checked in one match over them
-    all, and remembered in `valid`."""
+def _all_match(
+    texts: Iterable[str], valid: set[str], one: re.Pattern[str], *, namespaced: bool
+) -> bool:
+    """True when each of `texts` is in `valid` or is a shape id (`namespaced`) or
+    an identifier (`one` matches it): those not known yet are checked together, a
+    line each (a few, one match each), and remembered in `valid`."""
     unknown = set(texts) - valid
     if not unknown:
         return True
     if not all(type(text) is str for text in unknown):
         return False
-    joined = "\n".join(unknown)
-    if joined.count("\n") != len(unknown) - 1:  # a line break inside a text
-        return False
-    if lines.fullmatch(joined) is None:
-        return False
+    if len(unknown) <= _FEW:
+        if not all(one.fullmatch(text) for text in unknown):
+            return False
+    else:
+        joined = "\n".join(unknown)
+        if joined.count("\n") != len(unknown) - 1:  # a line break inside a text
+            return False
+        if not _lines_valid(joined, len(unknown), namespaced):
+            return False
     if len(valid) + len(unknown) > _REMEMBERED:
         valid.clear()
     valid.update(unknown)
     return True
+
+
+def _byte_classes() -> bytes:
+    """A translation table giving each byte its class: `a` a letter, `0` a
+    digit, `_` itself, `|` a separator (`.`, `#`, a line break), `!` any other."""
+    classes = bytearray(b"!" * 256)
+    for letter in string.ascii_letters.encode():
+        classes[letter] = ord("a")
+    for digit in string.digits.encode():
+        classes[digit] = ord("0")
+    classes[ord("_")] = ord("_")
+    for separator in b".#\n":
+        classes[separator] = ord("|")
+    return bytes(classes)
+
+
+_CLASSES = _byte_classes()
+_FEW = 8  # texts matched one by one: the bytes passes cost more for fewer
+_NOT_SEPARATORS = bytes(byte for byte in range(256) if byte not in b".#\n")
+
+
+def _lines_valid(joined: str, lines: int, namespaced: bool) -> bool:
+    """Whether every line of `joined` is a shape id (`namespaced`) or an
+    identifier, as `_SHAPE_ID_RE` and `_IDENTIFIER_RE` would each match it, in
+    bytes operations over the whole text instead of a match per line.
+
+    Each byte becomes its class (letter `a`, digit `0`, `_`, separator `|`, else
+    `!`): every segment between separators must be non-empty, hold a letter or
+    digit besides its underscores, and not start with a digit. Then the
+    separators alone: a line is dots (only where `namespaced`) and one `#` (only
+    there), no dot after it."""
+    try:
+        data = joined.encode("ascii")
+    except UnicodeEncodeError:
+        return False
+    classes = data.translate(_CLASSES)
+    if b"!" in classes or classes.startswith(b"0") or b"|0" in classes:
+        return False
+    cores = classes.translate(None, b"_")  # a segment of underscores only: empty
+    if not cores or cores.startswith(b"|") or cores.endswith(b"|"):
+        return False
+    if b"||" in cores:
+        return False
+    separators = data.translate(None, _NOT_SEPARATORS)
+    if not namespaced:
+        return separators == b"\n" * (lines - 1)
+    if b"#." in separators:
+        return False
+    return separators.replace(b".", b"") == b"#\n" * (lines - 1) + b"#"
 
 
 def check_shape_id(
