@@ -183,22 +183,22 @@ def generate_in_one_run(root: Path) -> int:
 def generate_all_unsynced(root: Path) -> int:
     """`generate_all` with `os.fsync` a no-op: the same work but for the disk's
     waits (the generator has no such option; this prices its durability)."""
-    synced = os.fsync
-    os.fsync = lambda descriptor: None
-    try:
-        return generate_all(root)
-    finally:
-        os.fsync = synced
+    return _generate_all_with(os, "fsync", lambda descriptor: None, root)
 
 
 def generate_all_with_black(root: Path) -> int:
     """`generate_all` with every file and function formatted by black."""
-    certain = render.certainly_stable
-    render.certainly_stable = lambda source: False
+    return _generate_all_with(render, "certainly_stable", lambda source: False, root)
+
+
+def _generate_all_with(owner: object, name: str, stand_in: object, root: Path) -> int:
+    """`generate_all` with `owner.name` replaced by `stand_in` (restored after)."""
+    original = getattr(owner, name)
+    setattr(owner, name, stand_in)
     try:
         return generate_all(root)
     finally:
-        render.certainly_stable = certain
+        setattr(owner, name, original)
 
 
 _ROUNDS = """
