@@ -21,7 +21,7 @@ from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from typing import Any
 
 from .prelude import prelude_shapes
-from .shape_ids import KNOWN_MEMBER_IDS, is_member_id
+from .shape_ids import are_shape_ids
 from .shapes import SHAPE_TYPES, WAITABLE_TRAIT
 
 MIXIN_TRAIT = "smithy.api#mixin"
@@ -74,11 +74,13 @@ def _plain_outline(data: Any, roots: list[str]) -> dict[str, Any] | None:
     shapes = data.get("shapes", {})
     if type(shapes) is not dict or type(data.get("metadata", {})) is not dict:
         return None
+    if not are_shape_ids(shapes):
+        return None
     for shape_id, body in shapes.items():
         if type(body) is not dict or "mixins" in body:
             return None
         kind = body.get("type")
-        if not is_plain_shape(shape_id, kind):
+        if not is_plain_kind(kind):
             return None
         traits = body.get("traits", _NO_TRAITS)
         if type(traits) is not dict:
@@ -95,11 +97,10 @@ def is_plain_version(version: object) -> bool:
     )
 
 
-def is_plain_shape(shape_id: str, kind: object) -> bool:
-    """A shape the cut reads: a valid absolute id (no member) of a known type."""
-    if shape_id not in KNOWN_MEMBER_IDS and not is_member_id(shape_id):
-        return False
-    return "$" not in shape_id and type(kind) is str and kind in SHAPE_TYPES
+def is_plain_kind(kind: object) -> bool:
+    """The type of a shape the cut reads (whose id must also be a valid absolute
+    id without a member part: `are_shape_ids` checks a document's ids at once)."""
+    return type(kind) is str and kind in SHAPE_TYPES
 
 
 def closure(

@@ -8,8 +8,8 @@ JSON). The closure decodes only the raw parts of the bodies it keeps, with
 msgspec, to the values `json.loads` gives (floats bit for bit; where the two
 would differ, msgspec refuses), but for the values of the traits generation never
 reads (`UNREAD_TRAITS`: documentation, examples, endpoint rule sets and their
-tests), which stay `msgspec.Raw` in the cut documents. Anything the plain cut does not read (see
-`model.reachable`), a shape key the loader does not know, any text msgspec
+tests), which stay `msgspec.Raw` in the cut documents. Anything the plain cut
+does not read (see `model.reachable`), a shape key the loader does not know, any text msgspec
 refuses, and any text without a waiter, ends in None: the caller parses the
 documents with json as before, and its errors are the ones reported. The cut
 documents hold `smithy`, `metadata` and `shapes` in that order, and a kept body
@@ -17,9 +17,10 @@ its type first and then its keys in the loader's order, whatever the file's
 order (nothing reads their order).
 
 Left-out shapes and those raw trait values are checked as JSON but never
-converted, so two things json refuses in them are not refused: an integer too long for Python, and nesting in
-the few levels by which msgspec's recursion limit exceeds json's (their nesting
-is not measured either way: nothing recurses into them).
+converted, so two things json refuses in them are not refused: an integer too
+long for Python, and nesting in the few levels by which msgspec's recursion limit
+exceeds json's (their nesting is not measured either way: nothing recurses into
+them).
 """
 
 from __future__ import annotations
@@ -37,10 +38,11 @@ from .reachable import (
     cut_document,
     closure,
     is_bare_operation,
+    is_plain_kind,
     is_plain_version,
 )
 from .shape_ids import are_shape_ids
-from .shapes import SHAPE_TYPES, UNREAD_TRAITS, WAITABLE_TRAIT
+from .shapes import UNREAD_TRAITS, WAITABLE_TRAIT
 
 _Raw = Raw | UnsetType
 
@@ -165,12 +167,11 @@ def with_unread_decoded(documents: list[dict[str, Any]]) -> list[dict[str, Any]]
 
 def _find_roots(shapes: dict[str, _Shape], roots: list[str]) -> None:
     """Add the services and shapes with waiters among `shapes` to `roots`; refused
-    when a shape is not plain (see `model.reachable`; the ids are checked all at
-    once, as `is_plain_shape` checks each)."""
+    when a shape is not plain (see `model.reachable`)."""
     if not are_shape_ids(shapes):
         raise _Refused
     for shape_id, shape in shapes.items():
-        if shape.mixins is not UNSET or shape.type not in SHAPE_TYPES:
+        if shape.mixins is not UNSET or not is_plain_kind(shape.type):
             raise _Refused
         if shape.type == "service" or WAITABLE_TRAIT in _traits(shape):
             roots.append(shape_id)

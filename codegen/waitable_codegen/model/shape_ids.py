@@ -39,6 +39,7 @@ KNOWN_SHAPE_IDS: set[str] = set()
 KNOWN_MEMBER_IDS: set[str] = set()
 KNOWN_IDENTIFIERS: set[str] = set()
 _REMEMBERED = 200_000
+_FEW = 8  # a batch this small is matched one by one: the bytes passes cost more
 
 
 def _matches(text: object, pattern: re.Pattern[str], valid: set[str]) -> bool:
@@ -122,7 +123,6 @@ def _byte_classes() -> bytes:
 
 
 _CLASSES = _byte_classes()
-_FEW = 8  # texts matched one by one: the bytes passes cost more for fewer
 _NOT_SEPARATORS = bytes(byte for byte in range(256) if byte not in b".#\n")
 
 
