@@ -282,3 +282,68 @@ def test_unreadable_inputs_name_the_path(tmp_path: Path) -> None:
 def test_a_model_from_memory_carries_its_source_name() -> None:
     model = load_text(json.dumps({"smithy": "2.0", "shapes": {}}), "<stdin>")
     assert model.sources == ("<stdin>",)
+
+
+def _bare_collection_model(kind: str) -> str:
+    """A waiter whose output reaches a `kind` shape written as its type alone."""
+    waiter = {
+        "ThingDone": {
+            "acceptors": [
+                {
+                    "state": "success",
+                    "matcher": {
+                        "output": {
+                            "path": "status",
+                            "expected": "done",
+                            "comparator": "stringEquals",
+                        }
+                    },
+                }
+            ]
+        }
+    }
+    return json.dumps(
+        {
+            "smithy": "2.0",
+            "shapes": {
+                "ns#GetThing": {
+                    "type": "operation",
+                    "input": {"target": "ns#In"},
+                    "output": {"target": "ns#Out"},
+                    "traits": {"smithy.waiters#waitable": waiter},
+                },
+                "ns#In": {"type": "structure", "members": {}},
+                "ns#Out": {
+                    "type": "structure",
+                    "members": {
+                        "status": {"target": "smithy.api#String"},
+                        "items": {"target": "ns#Items"},
+                    },
+                },
+                "ns#Items": {"type": kind},
+            },
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "slot"), [("list", "member"), ("set", "member"), ("map", "key")]
+)
+@pytest.mark.parametrize("reader", ["text", "json"])
+def test_a_collection_without_its_members_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, slot: str, reader: str
+) -> None:
+    """`{"type": "list"}` alone once loaded without a member, and planning its
+    TypedDict then crashed with a KeyError (found by review, 2026-11-27)."""
+    from waitable_codegen import GenerationError, api, generate
+
+    path = tmp_path / "m.json"
+    path.write_text(_bare_collection_model(kind))
+    message = rf'm\.json: shapes\["ns#Items"\]\.{slot}: expected a shape reference'
+    with pytest.raises(ModelError, match=message):
+        load_model([path])
+    if reader == "json":
+        monkeypatch.setattr(api, "reachable_texts", lambda datas: None)
+    with pytest.raises(GenerationError, match=message):
+        generate(path, tmp_path / "out")
+    assert not (tmp_path / "out").exists()

@@ -184,7 +184,7 @@ def _member(
 
 
 def _parse_shape(shape_id: str, kind: str, body: dict[str, Any], source: str) -> Shape:
-    if len(body) == 1 and kind != "set":  # `{"type": ...}` alone: nothing to check
+    if len(body) == 1 and kind not in _FIXED_MEMBERS:  # nothing to check: a type
         return Shape(shape_id, kind, source, {})
     where = ("shapes", shape_id)
     shape = Shape(
