@@ -270,6 +270,47 @@ def test_the_values_of_unread_traits_on_kept_shapes_are_not_converted(
     assert "digits" in str(_outcome(tmp_path / "m.json", tmp_path / "json"))
 
 
+SHADOWED = {
+    "a repeated members key": (
+        b'"members": {"status"',
+        b'"members": MARK, "members": {"status"',
+    ),
+    "a repeated trait id": (
+        b'"traits": {"smithy.waiters#waitable"',
+        b'"traits": {"smithy.waiters#waitable": MARK, "smithy.waiters#waitable"',
+    ),
+    "a repeated metadata key": (
+        b'"smithy": "2.0"',
+        b'"metadata": MARK, "metadata": {}, "smithy": "2.0"',
+    ),
+    "a kept shape given twice": (
+        b'"shapes": {',
+        b'"shapes": {"smithy.example#GetThingOutput": {"type": "structure", "members": MARK}, ',
+    ),
+}
+
+
+@pytest.mark.parametrize("old,new", SHADOWED.values(), ids=SHADOWED.keys())
+def test_a_value_a_repeated_key_shadows_is_not_converted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old: bytes, new: bytes
+) -> None:
+    """JSON gives a repeated key its last value, both ways. The text reader only
+    checks the values it shadows as JSON (found by review, 2026-11-27), so an
+    integer too long for Python there stops json's way but not generation: the
+    package is the one json's way makes of the file without that value."""
+    plain = json.dumps(smithy_model(thing_shapes())).encode()
+    assert plain.count(old) == 1
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "plain" / "m.json").write_bytes(plain)
+    data = plain.replace(old, new).replace(b"MARK", b"9" * 5000)
+    (tmp_path / "m.json").write_bytes(data)
+    expected = _outcome(tmp_path / "plain" / "m.json", tmp_path / "a")
+    assert isinstance(expected, dict) and expected
+    assert _outcome(tmp_path / "m.json", tmp_path / "out") == expected
+    monkeypatch.setattr(api, "reachable_texts", lambda datas: None)
+    assert "digits" in str(_outcome(tmp_path / "m.json", tmp_path / "json"))
+
+
 def test_no_generator_module_reads_an_unread_trait() -> None:
     """The text reader leaves those values raw: a module that came to read one
     would get `msgspec.Raw`, so each id is named only where the set is made."""

@@ -16,7 +16,8 @@ documents hold `smithy`, `metadata` and `shapes` in that order, and a kept body
 its type first and then its keys in the loader's order, whatever the file's
 order (nothing reads their order).
 
-Left-out shapes and those raw trait values are checked as JSON but never
+Left-out shapes, those raw trait values and a value that a repeated key shadows
+(JSON gives a key its last value, both ways) are checked as JSON but never
 converted, so two things json refuses in them are not refused: an integer too
 long for Python, and nesting in the few levels by which msgspec's recursion limit
 exceeds json's (their nesting is not measured either way: nothing recurses into
