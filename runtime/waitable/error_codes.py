@@ -52,23 +52,45 @@ def shape_name(shape_id: str) -> str:
 
 
 def _raw_code(exc: BaseException) -> str:
-    response = getattr(exc, "response", None)
-    if isinstance(response, Mapping):
-        error = response.get("Error")
-        if isinstance(error, Mapping):
-            code = error.get("Code")
-            if isinstance(code, str) and code:
-                return code
+    code = _botocore_code(exc)
+    if code is not None:
+        return code
     if _is_smithy_modeled(type(exc)):
         return type(exc).__name__
     status = _client_response_status(exc)
     if status is not None:  # its `code`, if any, is the status (aiohttp: deprecated)
         return str(status) if status >= 400 else type(exc).__name__
     for attribute in ("code", "error_code"):
-        code = getattr(exc, attribute, None)
-        if isinstance(code, str) and code:
+        code = _text_attribute(exc, attribute)
+        if code is not None:
             return code
     return type(exc).__name__
+
+
+def _botocore_code(exc: BaseException) -> str | None:
+    """`exc.response["Error"]["Code"]` when it is non-empty text; None when it is
+    missing, or when reading it raises (the error is the client's, not trusted)."""
+    try:
+        response = getattr(exc, "response", None)
+        if isinstance(response, Mapping):
+            error = response.get("Error")
+            if isinstance(error, Mapping):
+                code = error.get("Code")
+                if isinstance(code, str) and code:
+                    return str.__str__(code)  # a str subclass's own text is not read
+    except Exception:  # a client's attribute that raises: no code to read
+        return None
+    return None
+
+
+def _text_attribute(exc: BaseException, name: str) -> str | None:
+    """The attribute `name` of `exc` when it is non-empty text; None when it is
+    missing, not text, or reading it raises."""
+    try:
+        value = getattr(exc, name, None)
+    except Exception:
+        return None
+    return str.__str__(value) if isinstance(value, str) and value else None
 
 
 #: Plain HTTP clients' errors for a response they received, by (top-level package,
@@ -162,7 +184,7 @@ _TRANSPORT_CLASSES = frozenset(
 def is_transport_error(exc: BaseException) -> bool:
     """True for failures to reach the service at all, which acceptors never see
     (an HTTP client's error for a response it received is the service's answer)."""
-    if isinstance(exc, OSError):
+    if issubclass(type(exc), OSError):  # its class, not what its `__class__` says
         return _client_response_status(exc) is None
     if any(
         (class_package(cls) or "", cls.__name__) in _TRANSPORT_CLASSES

@@ -616,10 +616,10 @@ def _judge(
         raise TypeError(f"a driver sent {outcome!r} in answer to Poll; send an Outcome")
     error = outcome.error
     if is_transport_error(error):
-        return _IMPLICIT_RETRY if isinstance(error, plan.retry_on) else None
+        return _IMPLICIT_RETRY if issubclass(type(error), plan.retry_on) else None
     assert code is not None
     verdict = match_error(definition, error, code)
-    if verdict is None and isinstance(error, plan.retry_on):
+    if verdict is None and issubclass(type(error), plan.retry_on):
         return _IMPLICIT_RETRY
     return verdict
 

@@ -28,68 +28,107 @@ _REPR_LIMIT = 200
 
 
 def _scalar(value: Any) -> Any:
-    """The JSON form of a non-container value."""
-    if value is None or isinstance(value, (bool, str)):
+    """The JSON form of a non-container value; its summary when reading it raises."""
+    try:
+        return _plain_scalar(value)
+    except Exception:  # a subclass's own method that raises
+        return _summary(value)
+
+
+def _plain_scalar(value: Any) -> Any:
+    kind = type(value)
+    if value is None or kind is bool or kind is str:
         return value
-    if isinstance(value, int):
-        return value if abs(value).bit_length() <= 1000 else str(value)
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    if isinstance(value, Decimal):
+    if issubclass(kind, str):
+        return str.__str__(value)
+    if issubclass(kind, int):
+        whole = int.__int__(value)  # its value: a subclass's own methods not called
+        return whole if abs(whole).bit_length() <= 1000 else str(whole)
+    if issubclass(kind, float):
+        number = float.__float__(value)
+        return number if math.isfinite(number) else str(number)
+    if issubclass(kind, Decimal):
         if not value.is_finite():
             return str(value)
         return int(value) if value == value.to_integral_value() else float(value)
-    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+    if issubclass(kind, (datetime.datetime, datetime.date, datetime.time)):
         return value.isoformat()
-    if isinstance(value, (bytes, bytearray, memoryview)):
+    if issubclass(kind, (bytes, bytearray, memoryview)):
         return base64.b64encode(bytes(value)).decode("ascii")
     read = getattr(value, "read", None)
     if callable(read):
-        return f"<{type(value).__name__}>"
+        return f"<{kind.__name__}>"
     return _summary(value)
 
 
 def _summary(value: Any) -> str:
-    try:
-        text = repr(value)
-    except Exception:
-        text = f"<{type(value).__name__}>"
+    """`value`'s repr, cut to `_REPR_LIMIT` characters."""
+    text = _repr(value)
     return text if len(text) <= _REPR_LIMIT else text[:_REPR_LIMIT] + "..."
 
 
+def _repr(value: Any) -> str:
+    """`value`'s repr as plain text; its class's name when the repr raises."""
+    try:
+        return str.__str__(repr(value))
+    except Exception:
+        return f"<{type(value).__name__}>"
+
+
 def to_json_data(value: Any) -> Any:
-    """`value` as lists, dicts, strings, numbers, booleans and None only."""
+    """`value` as lists, dicts, strings, numbers, booleans and None only; a part
+    that cannot be read (its `items()`, iteration or `repr` raises) becomes its
+    summary, so a response's odd objects never stop a wait from being saved."""
     root: list[Any] = [None]
     # Each entry: (source value, container to fill, key or index in it, depth).
     stack: list[tuple[Any, Any, Any, int]] = [(value, root, 0, 0)]
     budget = MAX_NODES
     while stack:
         item, into, key, depth = stack.pop()
-        if isinstance(item, Mapping) or isinstance(item, (list, tuple, set, frozenset)):
-            if depth >= MAX_DEPTH or budget <= 0:
-                into[key] = _summary(item)
-                continue
-            budget -= 1
-            if isinstance(item, Mapping):
-                out: Any = {}
-                into[key] = out
-                for k, v in item.items():
-                    name = k if isinstance(k, str) else str(_scalar(k))
-                    out[name] = None
-                    stack.append((v, out, name, depth + 1))
-            else:
-                members = (
-                    sorted(item, key=repr)
-                    if isinstance(item, (set, frozenset))
-                    else item
-                )
-                out = [None] * len(members)
-                into[key] = out
-                for index, v in enumerate(members):
-                    stack.append((v, out, index, depth + 1))
-        else:
-            into[key] = _scalar(item)
+        try:
+            budget = _copy(item, into, key, depth, budget, stack)
+        except Exception:  # a client's object that does not behave
+            into[key] = _summary(item)
     return root[0]
+
+
+def _copy(
+    item: Any,
+    into: Any,
+    key: Any,
+    depth: int,
+    budget: int,
+    stack: list[tuple[Any, Any, Any, int]],
+) -> int:
+    """Put `item`'s JSON form at `into[key]` (a container empty, its parts pushed
+    on `stack`, only once all of them were read); the budget left."""
+    kind = type(item)  # its class, not what its `__class__` says
+    if not (issubclass(kind, Mapping) or issubclass(kind, _SEQUENCES)):
+        into[key] = _scalar(item)
+        return budget
+    if depth >= MAX_DEPTH or budget <= 0:
+        into[key] = _summary(item)
+        return budget
+    parts: list[tuple[Any, Any, Any, int]] = []
+    out: Any
+    if issubclass(kind, Mapping):
+        out = {}
+        for k, v in item.items():
+            name = k if type(k) is str else str(_scalar(k))  # _scalar: plain types
+            out[name] = None
+            parts.append((v, out, name, depth + 1))
+    else:
+        members = list(
+            sorted(item, key=_repr) if issubclass(kind, (set, frozenset)) else item
+        )
+        out = [None] * len(members)
+        parts.extend((v, out, index, depth + 1) for index, v in enumerate(members))
+    into[key] = out
+    stack.extend(parts)
+    return budget - 1
+
+
+_SEQUENCES = (list, tuple, set, frozenset)
 
 
 def first_loss(value: Any, name: str) -> str | None:

@@ -199,20 +199,29 @@ class StandardRetryPolicy:
 
 def _evaluate_retry_info(error: BaseException) -> RetryDirective | None:
     """Tier 1: the retry information a smithy-python style error carries itself."""
-    if getattr(error, "is_throttling_error", None) is True:
+    if _attribute(error, "is_throttling_error") is True:
         return _DIRECTIVES[RetryErrorType.THROTTLING]
-    if getattr(error, "is_timeout_error", None) is True:
+    if _attribute(error, "is_timeout_error") is True:
         return _DIRECTIVES[RetryErrorType.TIMEOUT]
-    safe = getattr(error, "is_retry_safe", None)
+    safe = _attribute(error, "is_retry_safe")
     if safe is False:
         return TERMINATE_AND_FAIL
     if safe is True:
-        fault = getattr(error, "fault", None)
-        if fault == "server":
+        fault = _attribute(error, "fault")
+        if isinstance(fault, str) and str.__eq__(fault, "server"):
             return _DIRECTIVES[RetryErrorType.SERVER_SIDE]
-        if fault == "client":
+        if isinstance(fault, str) and str.__eq__(fault, "client"):
             return _DIRECTIVES[RetryErrorType.CLIENT_SIDE]
     return None
+
+
+def _attribute(error: BaseException, name: str) -> object:
+    """`error.name`, or None when it is missing or reading it raises (the error
+    is the client's: it is not trusted to behave)."""
+    try:
+        return getattr(error, name, None)
+    except Exception:
+        return None
 
 
 def _code_or_status_type(error: BaseException) -> RetryErrorType | None:
@@ -240,6 +249,12 @@ def _class_transport_type(cls: type[BaseException]) -> RetryErrorType | None:
     return None
 
 
+def _cause(error: BaseException) -> BaseException | None:
+    """`error.__cause__`, or None when it is not an exception or reading it raises."""
+    cause = _attribute(error, "__cause__")
+    return cause if isinstance(cause, BaseException) else None
+
+
 def _transport_type(error: BaseException) -> RetryErrorType | None:
     """Tier 4: a transport failure by class, through urllib3's `MaxRetryError.reason`
     and explicit causes."""
@@ -252,11 +267,11 @@ def _transport_type(error: BaseException) -> RetryErrorType | None:
         )
         if reason is not None:
             return reason
-        wrapped = getattr(current, "reason", None)
+        wrapped = _attribute(current, "reason")
         if type(current).__name__ == "MaxRetryError" and isinstance(
             wrapped, BaseException
         ):
             current = wrapped
         else:
-            current = current.__cause__
+            current = _cause(current)
     return None
