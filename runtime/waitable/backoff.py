@@ -8,7 +8,9 @@ spec's last-attempt rule afterwards (`remaining - delay <= min_delay` →
 Notation in the formulas: `n` is the retry attempt (1 before the second poll),
 `b` the base delay (`min_delay` unless given), `c` the cap (`max_delay`),
 `random(x, y)` a draw from `[x, y]` inclusive: whole seconds (`rng.randint`)
-when both ends are `int`, continuous (`rng.uniform`) otherwise.
+when both ends are `int`, continuous (`rng.uniform`) otherwise. Before a retry
+of a `StandardRetryStrategy`, `min_delay` and `max_delay` are its `min_backoff`
+(1 s by default) and `max_backoff` (20 s).
 """
 
 from __future__ import annotations
@@ -129,10 +131,17 @@ class SmithyBackoff:
     `attemptCeiling = log(c / b) / log(2) + 1`;
     `delay = c if n > attemptCeiling else b * 2 ** (n - 1)`;
     `delay = random(b, delay)` with both ends inclusive (`b` = min_delay, `c` = max_delay).
+
+    A floor `b <= 0` (a context built by hand; a waiter's min_delay is more
+    than 0, and a `StandardRetryStrategy` gives its `min_backoff`) is the
+    formula's limit as `b` goes to 0: the ceiling is infinite and `b * 2 ** (n - 1)`
+    is 0, so the delay is 0.
     """
 
     def __call__(self, retry: RetryContext, /) -> float:
         low, high = retry.min_delay, retry.max_delay
+        if low <= 0:
+            return 0 if isinstance(low, int) and isinstance(high, int) else 0.0
         attempt_ceiling = math.log(high / low) / math.log(2) + 1
         if retry.attempt > attempt_ceiling:
             delay = high

@@ -132,7 +132,12 @@ def _refill_and_pay(
     (never below what was there); the timestamp moves to `now` only when tokens
     were refilled; `cost` is paid only when available.
     """
-    intervals = math.floor((now - updated_at + TOLERANCE) / interval)
+    # Whole intervals elapsed, counted only up to `burst`: that many refill the
+    # bucket whatever it held (refill_rate >= 1), so the result is the same, and a
+    # tiny interval or a huge gap, whose quotient overflows to inf, cannot make
+    # math.floor raise OverflowError.
+    elapsed = (now - updated_at + TOLERANCE) / interval
+    intervals = burst if elapsed >= burst else math.floor(elapsed)
     gained = intervals * refill_rate
     if gained > 0:
         # Never below what was there: a bucket written under a larger burst_limit

@@ -11,6 +11,12 @@ Defaults follow the AWS SDKs' "standard" retry mode: 3 tries, full-jitter
 exponential backoff `random(0, min(20, 2 ** (n - 1)))` seconds before retry `n`,
 and a `StandardRetryTokenBucket` (500 units, 5 per retry, 10 per timeout or
 throttling retry, 1 back per success).
+
+The backoff is asked with a `RetryContext` whose `min_delay` is the strategy's
+base delay `b` (`min_backoff`, 1 s by default: the base of that formula) and
+whose `max_delay` is its cap `c` (`max_backoff`, 20 s), so every strategy of
+`waitable.backoff` works as a retry backoff, those that take `b` from the
+context (`SmithyBackoff()`, `FixedDelay()`, ...) included.
 """
 
 from __future__ import annotations
@@ -60,6 +66,8 @@ T = TypeVar("T")
 _SUCCESS = Verdict(AcceptorState.SUCCESS, None)
 #: AWS standard mode: the backoff before a retry never exceeds 20 seconds.
 MAX_BACKOFF = 20.0
+#: AWS standard mode's base delay: retry `n` backs off up to `1 * 2 ** (n - 1)` s.
+BASE_BACKOFF = 1.0
 
 
 class RetryStrategyError(Exception):
@@ -118,6 +126,11 @@ class StandardRetryStrategy:
     shared among strategies, threads and tasks); `backoff` is any strategy of
     `waitable.backoff`; `policy` classifies outcomes when the strategy retries a
     waiter's calls (`retry(policy, block)` takes its own).
+
+    The backoff sees `min_backoff` as its context's `min_delay` (the base `b`
+    of a strategy given no base of its own) and `max_backoff` as `max_delay`
+    (the cap `c`). `min_backoff` defaults to 1 s, or to `max_backoff` when
+    that is smaller; given, it must be more than 0 and at most `max_backoff`.
     """
 
     max_attempts: int = 3
@@ -127,6 +140,7 @@ class StandardRetryStrategy:
     )
     backoff: Backoff = ExponentialFullJitter(base=1.0)
     max_backoff: float = MAX_BACKOFF
+    min_backoff: float | None = field(default=None, kw_only=True)
     policy: RetryPolicy[Any] = field(default_factory=StandardRetryPolicy)
     clock: Clock = field(default_factory=SystemClock)
     rng: random.Random = field(default_factory=random.Random, compare=False)
@@ -164,6 +178,32 @@ class StandardRetryStrategy:
                 f"max_backoff must be a finite number of seconds >= 0 (the longest "
                 f"pause before a retry), got {self.max_backoff!r}"
             )
+        if self.min_backoff is not None:
+            if (
+                isinstance(self.min_backoff, bool)
+                or not isinstance(self.min_backoff, (int, float))
+                or not 0 < self.min_backoff < math.inf
+            ):
+                raise WaiterConfigurationError(
+                    f"min_backoff must be a positive, finite number of seconds (the "
+                    f"base delay of the retry backoff, or None for "
+                    f"{BASE_BACKOFF:g}), got {self.min_backoff!r}"
+                )
+            if self.min_backoff > self.max_backoff:
+                raise WaiterConfigurationError(
+                    f"min_backoff={self.min_backoff!r} is greater than "
+                    f"max_backoff={self.max_backoff!r}: the base delay of the retry "
+                    "backoff must not exceed its cap; lower min_backoff or raise "
+                    "max_backoff"
+                )
+
+    @property
+    def _base_backoff(self) -> float:
+        """The base delay `b` the backoff sees as `RetryContext.min_delay`:
+        `min_backoff`, or 1 s capped at `max_backoff` when it is None."""
+        if self.min_backoff is not None:
+            return self.min_backoff
+        return min(BASE_BACKOFF, self.max_backoff)
 
     def call_retry(self) -> CallRetry:
         """This strategy as the engine's per-call retry settings."""
@@ -173,6 +213,7 @@ class StandardRetryStrategy:
             max_attempts=self.max_attempts,
             max_time=math.inf if self.max_time is None else self.max_time,
             bucket=self.token_bucket,
+            min_delay=self._base_backoff,
             max_delay=self.max_backoff,
         )
 
@@ -240,6 +281,7 @@ class StandardRetryStrategy:
             max_attempts=self.max_attempts,
             max_time=max_time,
             bucket=self.token_bucket,
+            min_delay=self._base_backoff,
             max_delay=self.max_backoff,
         )
         return WaitPlan(

@@ -24,6 +24,7 @@ import math
 import threading
 
 from ..actions import NoRetryCapacity
+from ..seconds import MAX_SECONDS
 from .directives import RetryErrorType
 
 __all__ = ["RetryCapacityExceededError", "RetryToken", "StandardRetryTokenBucket"]
@@ -69,7 +70,9 @@ class StandardRetryTokenBucket:
 
     Starts full. `acquire_token(now)` before a call's first try; then resolve the
     token as `RetryToken` says. Costs must not exceed `capacity` (they could never
-    be paid). `refill_units_per_second` may be 0 only with `circuit_breaker=True`.
+    be paid). `refill_units_per_second` may be 0 only with `circuit_breaker=True`;
+    without it, it must refill an empty bucket within `MAX_SECONDS` (100 years), so
+    every wait it asks for is one a clock and a sleep can take.
     """
 
     def __init__(
@@ -114,6 +117,15 @@ class StandardRetryTokenBucket:
             raise ValueError(
                 "refill_units_per_second=0 with circuit_breaker=False would wait forever "
                 "once the bucket is empty; give a refill rate or set circuit_breaker=True"
+            )
+        if 0 < rate and rate * MAX_SECONDS < capacity and not circuit_breaker:
+            # Else the seconds a short bucket asks to wait can pass what any clock
+            # or sleep takes (even overflow to inf), and a wait would fail midway.
+            raise ValueError(
+                f"refill_units_per_second={rate!r} is too slow: an empty bucket of "
+                f"capacity {capacity} would take more than {MAX_SECONDS} s (100 "
+                f"years) to refill; give at least {capacity / MAX_SECONDS:.3g} units "
+                "per second, or 0 with circuit_breaker=True"
             )
         self._rate = float(rate)
         self._circuit_breaker = bool(circuit_breaker)
