@@ -160,10 +160,11 @@ def make_call(
     call: CallRecord | None = None  # the last try's record, once one is judged
     try:
         while True:
+            took = True
             if plan.rate_limit is not None:
-                yield from _take_rate_token(plan.rate_limit, state, now, shift)
+                took = yield from _take_rate_token(plan.rate_limit, state, now, shift)
             started = now()
-            poll = poll_for(plan, state, started)
+            poll = poll_for(plan, state, started) if took else None
             if poll is None:  # the try is not made: its token ends as a failure
                 _resolve(token, started + shift, success=False)
                 return CallRecord(LATE, started, started, retries, late=True)
@@ -195,7 +196,8 @@ def make_call(
             elif tries >= retrying.max_attempts:
                 stopped = "max_attempts"
             else:
-                delay = _retry_delay(plan, retrying, tries, limit - finished)
+                previous = retries[-1].delay if retries else None
+                delay = _retry_delay(plan, retrying, tries, limit - finished, previous)
                 if finished + delay > limit:
                     stopped = "max_time"
             if reason is None or stopped is not None:
@@ -361,32 +363,36 @@ def _pay_retry(
 
 def _take_rate_token(
     limiter: RateLimit, state: WaitState, now: Callable[[], float], shift: float
-) -> Generator[Action, Outcome | None, None]:
-    """Sleep until the shared rate limiter lets this call go."""
+) -> Generator[Action, Outcome | None, bool]:
+    """Sleep until the shared rate limiter lets this call go; False at once when
+    its next token comes only after the deadline (tokens come at refills, so no
+    call can be made in time: the wait need not sleep to its deadline to say so)."""
     while True:
         at = now()
         wait = limiter.try_acquire(at + shift)
         if wait <= 0:
-            return
+            return True
         if at + wait > state.deadline + START_TOLERANCE:
-            # No token before the deadline: skip to it, the poll will be late.
-            pause = state.deadline + START_TOLERANCE - at
-            if pause > 0:
-                yield Sleep(pause + EPSILON)
-            return
+            return False
         yield Sleep(wait)
 
 
 def _retry_delay(
-    plan: WaitPlan, retrying: CallRetry, tries: int, remaining: float
+    plan: WaitPlan,
+    retrying: CallRetry,
+    tries: int,
+    remaining: float,
+    previous: float | None,
 ) -> float:
-    """The backoff before retry `tries` of one call (seed 001's delayer)."""
+    """The backoff before retry `tries` of one call (seed 001's delayer);
+    `previous` is the backoff before the retry before it (None before the first),
+    which strategies such as `DecorrelatedJitter` build on."""
     context = RetryContext(
         attempt=tries,
         remaining=remaining,
         min_delay=retrying.min_delay,
         max_delay=retrying.max_delay,
-        previous_delay=None,
+        previous_delay=previous,
         rng=plan.rng,
     )
     return checked_delay(plan, retrying.backoff, context)

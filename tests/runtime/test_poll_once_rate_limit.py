@@ -105,3 +105,33 @@ def test_the_saved_pause_is_still_skipped(driver: str) -> None:
 
         asyncio.run(run())
     assert calls == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("driver", ["sync", "async"])
+def test_a_poll_with_no_token_in_time_ends_at_once(driver: str) -> None:
+    """The limiter's next token comes only after the deadline, so no call can be
+    made in time: the wait says so at once instead of sleeping to its deadline
+    (which blocked a scheduler's poll_once for up to max_wait_time)."""
+    service, second = poll_twice(driver, per=86_400, max_wait_time=3_600)
+    assert isinstance(second, WaiterTimeoutError)
+    assert service.clock.now() == 0.0
+
+
+@pytest.mark.parametrize("driver", ["sync", "async"])
+def test_a_wait_with_no_token_in_time_ends_at_once(driver: str) -> None:
+    clock = VirtualClock()
+    service = Service(clock)
+    limiter = RateLimiter(1, per=86_400)
+    limiter.try_acquire(clock.wall())  # the day's one call is spent
+    with pytest.raises(WaiterTimeoutError, match="only start after the deadline"):
+        if driver == "sync":
+            Thing(service, clock=clock, rate_limit=limiter).wait(
+                {}, max_wait_time=3_600
+            )
+        else:
+            asyncio.run(
+                Thing.Async(service.call_async, clock=clock, rate_limit=limiter).wait(
+                    {}, max_wait_time=3_600
+                )
+            )
+    assert service.calls == [] and clock.now() == 0.0
