@@ -131,6 +131,8 @@ class StandardRetryStrategy:
     of a strategy given no base of its own) and `max_backoff` as `max_delay`
     (the cap `c`). `min_backoff` defaults to 1 s, or to `max_backoff` when
     that is smaller; given, it must be more than 0 and at most `max_backoff`.
+    A backoff given delays of its own (`FixedDelay(30)`) is used as given, as a
+    waiter's is: `max_backoff` caps only the formulas that take `c`.
     """
 
     max_attempts: int = 3
@@ -175,8 +177,8 @@ class StandardRetryStrategy:
             or not 0 <= self.max_backoff < math.inf
         ):
             raise WaiterConfigurationError(
-                f"max_backoff must be a finite number of seconds >= 0 (the longest "
-                f"pause before a retry), got {self.max_backoff!r}"
+                f"max_backoff must be a finite number of seconds >= 0 (the cap of "
+                f"the retry backoff), got {self.max_backoff!r}"
             )
         if self.min_backoff is not None:
             if (

@@ -19,6 +19,7 @@ from ..seconds import MAX_SECONDS
 from .advice import for_cli
 from .exit_codes import ExitCode, exit_code_of
 from .input_options import InputError, input_shape, load_json, parse_input_options
+from .printable import printable
 from .sources import (
     BotocoreSource,
     ModelSource,
@@ -149,7 +150,7 @@ def _client(
 def _fail(message: str, code: ExitCode) -> None:
     """End with `code`, saying why on stderr (even with --quiet: a script that sees
     only an exit status still leaves its reader the reason in the log)."""
-    click.echo(f"waitable wait: {message}", err=True)
+    click.echo(f"waitable wait: {printable(message)}", err=True)
     sys.exit(code)
 
 
@@ -314,7 +315,7 @@ def _command(
     except (click.ClickException, KeyboardInterrupt):
         raise
     except WaiterConfigurationError as exc:
-        raise click.UsageError(f"{label}: {for_cli(str(exc))}") from None
+        raise click.UsageError(printable(f"{label}: {for_cli(str(exc))}")) from None
     except WaiterError as exc:
         if status is not None:
             status.finish()

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from ..clock import Clock, SystemClock
 from ..definition import InputOutputMatcher, WaiterDefinition
 from ..results import Attempt
+from .printable import printable
 
 __all__ = ["Status", "StatusClock", "seen"]
 
@@ -24,7 +25,7 @@ WIDTH = 48
 def seen(definition: WaiterDefinition | None, attempt: Attempt[Any]) -> str:
     """What the attempt saw, briefly: the error code, or the value the acceptors' path reads."""
     if attempt.error_type is not None:
-        return attempt.error_type
+        return _clipped(attempt.error_type)
     if definition is None:
         return "a response"
     matchers = [a.matcher for a in definition.acceptors]
@@ -49,6 +50,12 @@ def _short(value: Any) -> str:
         text = ",".join(unique) if unique else "[]"
     else:
         text = str(value)
+    return _clipped(text)
+
+
+def _clipped(text: str) -> str:
+    """`text` printable on a terminal (`printable`), cut to `WIDTH` characters."""
+    text = printable(text)
     return text if len(text) <= WIDTH else text[: WIDTH - 1] + "…"
 
 
