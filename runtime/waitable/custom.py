@@ -60,6 +60,7 @@ from .matching import (
     input_to_jmespath,
     match_error,
     match_output,
+    reason_text,
 )
 from .options import (
     WaitOptions,
@@ -338,7 +339,7 @@ def judge_acceptors(
     if standard is not None:
         return standard
     assert isinstance(outcome, Raised)
-    return _RETRY if isinstance(outcome.error, plan.retry_on) else None
+    return _RETRY if issubclass(type(outcome.error), plan.retry_on) else None
 
 
 def _holds(
@@ -366,11 +367,7 @@ def _reason(acceptor: Acceptor, output: Any) -> str | None:
         value = acceptor.compiled_message(to_jmespath(output))
     except NO_MATCH_ERRORS:
         return None
-    if isinstance(value, str):
-        return value or None
-    if isinstance(value, list):
-        return "; ".join(v for v in value if isinstance(v, str) and v) or None
-    return None
+    return reason_text(value)
 
 
 def _bind(client: object, operation_method: str, waiter: str) -> OperationCall:

@@ -174,13 +174,25 @@ def _message(
     """The acceptor's `message` evaluated on `data`: a string, or a list joined with "; "."""
     if acceptor.compiled_message is None or data is _UNSET or data is _UNREADABLE:
         return None
-    value = _search(acceptor.compiled_message, data, definition, index)
+    return reason_text(_search(acceptor.compiled_message, data, definition, index))
+
+
+#: The longest failure reason kept from a response (the rest is cut, with "...").
+REASON_LIMIT = 1000
+
+
+def reason_text(value: Any) -> str | None:
+    """A failure acceptor's `message` value as the reason: a string, or the strings
+    of a list joined with "; " (exactly their text, whatever their class), at most
+    `REASON_LIMIT` characters; None when there is no text."""
     if isinstance(value, str):
-        return str.__str__(value) or None  # exactly the text, whatever its class
-    if isinstance(value, list):
+        text = str.__str__(value)
+    elif isinstance(value, list):
         parts = [str.__str__(item) for item in value if isinstance(item, str)]
-        return "; ".join(part for part in parts if part) or None
-    return None
+        text = "; ".join(part for part in parts if part)
+    else:
+        return None
+    return _clipped(text, REASON_LIMIT) if text else None
 
 
 #: One `output` matcher as `match_output`'s plain path runs it: the slot of its

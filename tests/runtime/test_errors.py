@@ -197,3 +197,14 @@ def test_both_limits_at_once_say_so(driver: str) -> None:
     message = str(run.error)
     assert "max_wait_time=4s ran out too; raise both" in message
     assert "still left" not in message
+
+
+def test_a_failure_reason_is_cut_to_the_reason_limit() -> None:
+    """A response's message is its text, but a megabyte of it is no error message."""
+    from waitable.matching import REASON_LIMIT
+
+    output = {"state": "FAILED", "reason": "x" * 10**6}
+    run = run_sync(failing("reason"), [output], max_wait_time=60)
+    assert isinstance(run.error, WaiterFailureStateError)
+    assert run.error.reason == "x" * (REASON_LIMIT - 3) + "..."
+    assert len(str(run.error)) < 2 * REASON_LIMIT
