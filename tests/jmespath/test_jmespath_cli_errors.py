@@ -154,3 +154,25 @@ def test_an_unexpected_compiler_failure_asks_for_a_report(
         "generate with --jmespath interpreted and report this\n"
     )
     assert not (tmp_path / "out").exists()
+
+
+def test_a_compiled_function_that_is_no_python_asks_for_a_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check of what the compiler wrote is inside the report's net too (`.*` on
+    a number literal once wrote `1.values()`, and generation died with a raw
+    SyntaxError; found by review, 2026-11-27)."""
+
+    def unparsable(expression: str, function_name: str) -> str:
+        return f"def {function_name}(value: Any) -> Any:\n    return 1.values()\n"
+
+    monkeypatch.setattr(waitable_codegen.jmespath, "compile_to_source", unparsable)
+    model = write_model(tmp_path / "model.json", failure_on("items[*].state"))
+    done = run(str(model), "-o", str(tmp_path / "out"))
+    assert done.exit_code == 1
+    assert "cannot compile JMESPath 'status' (SyntaxError: " in done.stderr
+    assert done.stderr.endswith(
+        "generate with --jmespath interpreted and report this\n"
+    )
+    assert "Traceback" not in done.output
+    assert not (tmp_path / "out").exists()

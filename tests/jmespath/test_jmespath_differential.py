@@ -141,6 +141,32 @@ PROBES = [
     "*.a.b[0]",
     "a[0][1:3].b",
     "@[-1][::-1][0]",
+    # found by review (2026-11-27): `!!x` returned x, `.*` on a whole-number
+    # literal was no Python, a literal compared with `null` made `"x" is None`
+    "!!@",
+    "!!a",
+    "!!a[*]",
+    "!!keys(@)",
+    "!![a]",
+    "!!{x: a}",
+    "!!(a || b)",
+    "!!(a && b)",
+    "!!!a",
+    "!(!a == b)",
+    "`1`.*",
+    "`0`.*",
+    "`-1`.*",
+    "`1.5`.*",
+    '`"x"`.*',
+    "`[1]`.*",
+    '`{"a": 1}`.*',
+    "`1`[*]",
+    "a || `0`.*",
+    "'x' == `null`",
+    "`null` == `null`",
+    "`null` != 'x'",
+    "!(`null` == 'x')",
+    "`1` == `null`",
 ]
 
 
@@ -236,3 +262,18 @@ def test_every_waiter_path_agrees_with_the_interpreter(
 ) -> None:
     """Documents made of the path's own field names and literals."""
     _check(expression, data.draw(documents([expression]), label="document"))
+
+
+@pytest.mark.parametrize("expression", PROBES)
+def test_compiled_probes_are_python_without_warnings(expression: str) -> None:
+    """Each probe's function compiles with every warning an error (a SyntaxWarning,
+    such as `"x" is None`'s, would fail a user's `python -W error`)."""
+    import builtins
+    import warnings
+
+    from waitable_codegen.jmespath import compile_to_source
+
+    source = compile_to_source(expression, "probe")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        builtins.compile(source, "<probe>", "exec")

@@ -455,7 +455,10 @@ class _FunctionCompiler:
         over_object = isinstance(node, ValueProjection)
         kind, python_type = (OBJECT, "dict") if over_object else (ARRAY, "list")
         if base.kind != kind:
-            base = self.atom(base, base_hint)
+            # A literal is named too (`1.values()` is no Python; a name is typed Any).
+            base = self.atom(
+                replace(base, reusable=False) if base.literal else base, base_hint
+            )
             self.guard(
                 f"isinstance({base.expr}, {python_type})",
                 f"not isinstance({base.expr}, {python_type})",
@@ -553,6 +556,10 @@ class _FunctionCompiler:
         if isinstance(node, Not):
             test = self.test(node.operand, src)
             negated = test.negated or f"not {_paren(test, _NOT)}"
+            if isinstance(node.operand, Not):
+                # `!!x`: the test's negation is `x`'s own test, which need not be
+                # a boolean (a list stands for its truth); the value must be one.
+                negated = f"not {_paren(test, _NOT)}"
             return Value(
                 negated,
                 BOOLEAN,
@@ -657,7 +664,8 @@ class _FunctionCompiler:
     def _equality(self, op: str, left: Value, right: Value, depth: int) -> Value:
         negated_op = _INVERSE[op]
         for one, other in ((left, right), (right, left)):
-            if one.literal and one.kind == NULL:
+            # `is None` but for a literal on the other side (`"x" is None` warns)
+            if one.literal and one.kind == NULL and not other.literal:
                 word = "is" if op == "==" else "is not"
                 other_word = "is not" if op == "==" else "is"
                 operand = _paren(other, _ATOM)

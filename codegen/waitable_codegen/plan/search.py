@@ -71,11 +71,10 @@ class SearchFunctions:
         name = unique_name(wanted_name, taken)
         try:
             source = self.compiler(expression, name)
-        except Exception as exc:
+            function = compiled_function(source.strip("\n"), name)
+        except Exception as exc:  # the check of what it wrote included
             raise _compile_failure(exc, expression, where) from None
-        self.by_expression[expression] = SearchFunctionPlan(
-            name, expression, compiled_function(source.strip("\n"), name)
-        )
+        self.by_expression[expression] = SearchFunctionPlan(name, expression, function)
         return name
 
     def plans(self) -> tuple[SearchFunctionPlan, ...]:
