@@ -25,6 +25,10 @@ MAX_DEPTH = 200
 #: Containers copied at most; the rest is summarised as text.
 MAX_NODES = 1_000_000
 _REPR_LIMIT = 200
+#: A `Decimal` with more digits before its point than this is kept as text: as an
+#: int it would pass the 1000 bits an int may have here (and converting 1e100000
+#: would take long), as a float it would be infinite.
+_DECIMAL_DIGITS = 300
 
 
 def _scalar(value: Any) -> Any:
@@ -48,8 +52,8 @@ def _plain_scalar(value: Any) -> Any:
         number = float.__float__(value)
         return number if math.isfinite(number) else str(number)
     if issubclass(kind, Decimal):
-        if not value.is_finite():
-            return str(value)
+        if not value.is_finite() or value.adjusted() > _DECIMAL_DIGITS:
+            return str(value)  # no JSON number: text, as an int too long is
         return int(value) if value == value.to_integral_value() else float(value)
     if issubclass(kind, (datetime.datetime, datetime.date, datetime.time)):
         return value.isoformat()

@@ -102,23 +102,60 @@ def attempt_to_data(attempt: Attempt[Any]) -> dict[str, Any]:
     }
 
 
-def attempt_from_data(data: dict[str, Any]) -> Attempt[Any]:
-    """The `Attempt` that `attempt_to_data` wrote."""
+def attempt_from_data(
+    data: Any, *, name: str = "history entry", most: int | None = None
+) -> Attempt[Any]:
+    """The `Attempt` that `attempt_to_data` wrote, checked field by field.
+
+    Every field must have the type `attempt_to_data` writes (a count a real
+    `int`, a time a finite JSON number, never text); anything else is a
+    `WaiterConfigurationError` naming the field (`name.field`). `most` bounds
+    `number` (a saved wait's `attempts`; `MAX_POLLS` when None).
+    """
+    if not isinstance(data, dict):
+        raise _refused(name, data, "a JSON object as attempt_to_data() writes it")
+    where = f"{name}."
+    retries = _field(data, "retries", where)
+    if not isinstance(retries, list):
+        raise _refused(f"{name}.retries", retries, "a JSON array")
     return Attempt(
-        number=int(data["number"]),
-        started_at=float(data["started_at"]),
-        delay=float(data["delay"]),
-        duration=float(data["duration"]),
-        state=AcceptorState(data["state"]),
-        acceptor_index=data["acceptor_index"],
-        output=data["output"],
-        error_type=data["error_type"],
-        retries=tuple(
-            Retry(
-                int(r["number"]), r["error_type"], str(r["reason"]), float(r["delay"])
-            )
-            for r in data["retries"]
+        number=_whole(
+            f"{name}.number",
+            _field(data, "number", where),
+            1,
+            MAX_POLLS if most is None else most,
         ),
+        started_at=_time(f"{name}.started_at", _field(data, "started_at", where)),
+        delay=_delay(f"{name}.delay", _field(data, "delay", where), MAX_NEXT_DELAY),
+        duration=_time(f"{name}.duration", _field(data, "duration", where)),
+        state=_acceptor_state(f"{name}.state", _field(data, "state", where)),
+        acceptor_index=_acceptor_index(
+            f"{name}.acceptor_index", _field(data, "acceptor_index", where)
+        ),
+        output=_json_data(f"{name}.output", _field(data, "output", where)),
+        error_type=_text_or_none(
+            f"{name}.error_type", _field(data, "error_type", where)
+        ),
+        retries=tuple(
+            _retry_from_data(entry, f"{name}.retries[{index}]")
+            for index, entry in enumerate(retries)
+        ),
+    )
+
+
+def _retry_from_data(data: Any, name: str) -> Retry:
+    """The `Retry` that `attempt_to_data` wrote as one of an attempt's `retries`."""
+    if not isinstance(data, dict):
+        raise _refused(name, data, "a JSON object as attempt_to_data() writes it")
+    where = f"{name}."
+    reason = _field(data, "reason", where)
+    if not isinstance(reason, str):
+        raise _refused(f"{name}.reason", reason, "text")
+    return Retry(
+        _whole(f"{name}.number", _field(data, "number", where), 1, MAX_POLLS),
+        _text_or_none(f"{name}.error_type", _field(data, "error_type", where)),
+        reason,
+        _delay(f"{name}.delay", _field(data, "delay", where), MAX_NEXT_DELAY),
     )
 
 
@@ -214,86 +251,146 @@ class SavedWait:
         """The record `to_data` wrote, checked field by field.
 
         Settings are held to the rules `start()` applied to them (`waitable.options`),
-        so a tampered record is refused here, before `poll_once` sends a request.
+        so a tampered record is refused here, before `poll_once` sends a request:
+        every field must have the type `to_data` writes, counts and times stay in
+        the range a real wait reaches, the deadline is `started_at + max_wait_time`
+        as `start()` computed it, and the input is JSON data `to_json()` would save.
+        The history is built here too, so nothing of the record fails inside
+        `poll_once`. What a waiter itself must allow is `check_waiter`'s.
         """
-        if not isinstance(data, dict) or data.get("version") != _VERSION:
+        version = data.get("version") if isinstance(data, dict) else None
+        if type(version) is not int or version != _VERSION:
             raise WaiterConfigurationError(
                 "a saved wait must be a JSON object written by SavedWait.to_json() "
-                f"(version {_VERSION}); got {str(data)[:80]!r}"
+                f"(version {_VERSION}); got {describe_value(data)}"
             )
         try:
-            saved = cls(
-                waiter=_text(data["waiter"]),
-                input=data["input"],
-                max_wait_time=_seconds_or_inf("max_wait_time", data["max_wait_time"]),
-                min_delay=_seconds("min_delay", data["min_delay"]),
-                max_delay=_seconds("max_delay", data["max_delay"]),
-                max_attempts=_max_attempts(data["max_attempts"]),
-                started_at=_number(data["started_at"]),
-                deadline=_number_or_inf(data["deadline"]),
-                rng_state=data["rng_state"],
-                attempts=_count(data["attempts"]),
-                next_delay=_delay("next_delay", data["next_delay"], MAX_NEXT_DELAY),
-                next_poll_at=(
-                    None
-                    if data["next_poll_at"] is None
-                    else _number(data["next_poll_at"])
-                ),
-                final=bool(data["final"]),
-                total_delay=_delay("total_delay", data["total_delay"], math.inf),
-                last_output=data["last_output"],
-                history=list(data["history"]),
-                history_limit=_history_limit(data["history_limit"]),
-            )
-            if saved.min_delay > saved.max_delay:
-                raise _refused(
-                    "min_delay",
-                    saved.min_delay,
-                    f"at most the record's max_delay ({saved.max_delay!r})",
-                )
-            if saved.max_wait_time == math.inf and saved.max_attempts is None:
-                # A wait without a deadline is one that a cap ends (`custom_waiter`).
-                raise _refused(
-                    "max_wait_time", None, "given when max_attempts is null (no cap)"
-                )
-            if (saved.deadline == math.inf) != (saved.max_wait_time == math.inf):
-                raise _refused(
-                    "deadline",
-                    data["deadline"],
-                    "null exactly when max_wait_time is null (no deadline)",
-                )
-            saved.rng()
-            for entry in saved.history:
-                attempt_from_data(entry)
+            saved = cls._checked(data)
         except WaiterConfigurationError:
             raise
         except (
             KeyError,
             TypeError,
             ValueError,
-            ArithmeticError,  # e.g. int(1e400) in a history entry
+            ArithmeticError,
+            RecursionError,
             binascii.Error,
             struct.error,
-        ) as error:
+        ) as error:  # a safety net: every field is checked above
             raise WaiterConfigurationError(
                 f"a saved wait has a missing or malformed field: {error!r}; pass the "
                 "JSON that SavedWait.to_json() wrote, unchanged"
             ) from None
         return saved
 
+    @classmethod
+    def _checked(cls, data: dict[str, Any]) -> SavedWait:
+        """`from_data`'s checks, in the order one field's rule reads another's."""
+        waiter = _field(data, "waiter")
+        if not isinstance(waiter, str):
+            raise _refused("waiter", waiter, "text (the waiter's name)")
+        input = _field(data, "input")
+        loss = first_loss(input, "input")
+        if loss is not None:
+            raise WaiterConfigurationError(
+                f"a saved wait's input must be JSON data as SavedWait.to_json() "
+                f"writes it, but {loss}; pass the JSON that SavedWait.to_json() "
+                "wrote, unchanged"
+            )
+        max_wait_time = _seconds_or_inf("max_wait_time", _field(data, "max_wait_time"))
+        min_delay = _seconds("min_delay", _field(data, "min_delay"))
+        max_delay = _seconds("max_delay", _field(data, "max_delay"))
+        if min_delay > max_delay:
+            raise _refused(
+                "min_delay",
+                min_delay,
+                f"at most the record's max_delay ({max_delay!r})",
+            )
+        max_attempts = _max_attempts(_field(data, "max_attempts"))
+        if max_wait_time == math.inf and max_attempts is None:
+            # A wait without a deadline is one that a cap ends (`custom_waiter`).
+            raise _refused(
+                "max_wait_time", None, "given when max_attempts is null (no cap)"
+            )
+        started_at = _time("started_at", _field(data, "started_at"))
+        deadline = _deadline(_field(data, "deadline"), started_at, max_wait_time)
+        rng_state = _field(data, "rng_state")
+        _random(rng_state)
+        cap = MAX_POLLS if max_attempts is None else min(max_attempts, MAX_POLLS)
+        attempts = _whole("attempts", _field(data, "attempts"), 0, cap)
+        next_poll_at = _field(data, "next_poll_at")
+        final = _field(data, "final")
+        if type(final) is not bool:
+            raise _refused("final", final, "true or false")
+        history = _field(data, "history")
+        if not isinstance(history, list):
+            raise _refused("history", history, "a JSON array of attempts")
+        history_limit = _history_limit(_field(data, "history_limit"))
+        # Built as `wait_state` builds it, so no entry fails inside `poll_once`.
+        History(
+            (
+                attempt_from_data(entry, name=f"history[{index}]", most=attempts)
+                for index, entry in enumerate(history)
+            ),
+            history_limit,
+        )
+        return cls(
+            waiter=waiter,
+            input=input,
+            max_wait_time=max_wait_time,
+            min_delay=min_delay,
+            max_delay=max_delay,
+            max_attempts=max_attempts,
+            started_at=started_at,
+            deadline=deadline,
+            rng_state=rng_state,
+            attempts=attempts,
+            next_delay=_delay("next_delay", _field(data, "next_delay"), MAX_NEXT_DELAY),
+            next_poll_at=(
+                None if next_poll_at is None else _time("next_poll_at", next_poll_at)
+            ),
+            final=final,
+            total_delay=_delay("total_delay", _field(data, "total_delay"), math.inf),
+            last_output=_json_data("last_output", _field(data, "last_output")),
+            history=list(history),
+            history_limit=history_limit,
+        )
+
+    def check_waiter(self, acceptors: int, *, allows_no_deadline: bool = True) -> None:
+        """Refuse this record for the waiter resuming it when that waiter's `start()`
+        could not have written it; `from_data` checked the rest, but it does not
+        know the waiter.
+
+        `acceptors` is the number of the waiter's acceptors: every history entry's
+        `acceptor_index` must name one of them. `allows_no_deadline` is False for
+        a waiter whose `start()` refuses to run without `max_wait_time` (a spec
+        waiter, or one whose config sets a wait timeout): then a record without a
+        deadline is refused, as the spec requires every wait to have one.
+        """
+        if self.max_wait_time == math.inf and not allows_no_deadline:
+            raise WaiterConfigurationError(
+                f"a saved wait's max_wait_time must be a number of seconds for waiter "
+                f"{self.waiter}, whose start() never writes a wait without a deadline "
+                "(the spec's waiters require max_wait_time; a default or a config's "
+                "wait_timeout fills it in), got None; pass the JSON that "
+                "SavedWait.to_json() wrote, unchanged"
+            )
+        for number, entry in enumerate(self.history):
+            index = entry.get("acceptor_index") if isinstance(entry, dict) else None
+            if index is not None and not (
+                isinstance(index, int) and 0 <= index < acceptors
+            ):
+                allowed = (
+                    f"null or an index of waiter {self.waiter}'s acceptors "
+                    f"(0 to {acceptors - 1})"
+                    if acceptors
+                    else f"null (waiter {self.waiter} has no acceptors)"
+                )
+                raise _refused(f"history[{number}].acceptor_index", index, allowed)
+
     def rng(self) -> random.Random:
         """A `random.Random` in the saved state."""
-        rng = random.Random()
-        version, internal, gauss = self.rng_state
-        if isinstance(internal, str):
-            packed = base64.b64decode(internal.encode("ascii"), validate=True)
-            words = struct.unpack(f"<{len(packed) // 4}I", packed)
-        else:
-            words = tuple(int(x) for x in internal)
-        if gauss is not None:
-            gauss = float(gauss)
-        rng.setstate((int(version), words, gauss))
-        return rng
+        return _random(self.rng_state)
 
     def wait_state(self) -> WaitState:
         """The engine's `WaitState` for this record (times stay wall-clock)."""
@@ -361,24 +458,143 @@ class PollStep(Generic[OutputT]):
         return self.result is not None
 
 
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"expected text, got {type(value).__name__}")
+#: The most polls a saved wait may count, and the highest try number of a
+#: poll's call: 2**53, beyond any real wait (a poll every microsecond for 285
+#: years) and exact as a float, so a backoff's arithmetic on the count cannot
+#: overflow. A smaller `max_attempts` bounds `attempts` further.
+MAX_POLLS = 2**53
+
+#: The largest clock reading, or time since a wait started, a saved wait may
+#: hold (either sign): 2**53 seconds, beyond any wall clock (285 million
+#: years), so sums of a few of them stay finite. A history's times may be
+#: negative: a wall clock can be set back between two processes.
+MAX_TIME = 2**53
+
+
+def _field(data: dict[str, Any], key: str, where: str = "") -> Any:
+    """`data[key]`, or the error for a record without it (`where`: the entry's name and a dot)."""
+    try:
+        return data[key]
+    except KeyError:
+        raise WaiterConfigurationError(
+            f"a saved wait has no {where}{key}; pass the JSON that "
+            "SavedWait.to_json() wrote, unchanged"
+        ) from None
+
+
+def _whole(name: str, value: Any, least: int, most: int) -> int:
+    """A count: a real `int` (never a `bool`, a float or text) from `least` to `most`."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _refused(name, value, f"an integer from {least} to {most}")
+    if not least <= value <= most:
+        raise _refused(name, value, f"an integer from {least} to {most}")
     return value
 
 
-def _number(value: Any) -> float:
-    """A finite number, kept as it was written (an int stays an int: whole-second jitter)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"expected a number, got {type(value).__name__}")
-    if not math.isfinite(value):
-        raise ValueError(f"expected a finite number, got {value!r}")
-    return value
+def _time(name: str, value: Any) -> float:
+    """A clock reading or a time offset: a finite JSON number (never text) within
+    `MAX_TIME`, kept as it was written (an int stays an int: whole-second jitter)."""
+    if not _is_number(value) or not -MAX_TIME <= value <= MAX_TIME:  # NaN fails
+        raise _refused(
+            name, value, "a finite number of seconds, at most 2**53 either way"
+        )
+    return value  # type: ignore[no-any-return]
 
 
-def _count(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise TypeError(f"expected a count, got {value!r}")
+def _is_number(value: Any) -> bool:
+    """True for what JSON reads as a number: an int or a float, never a `bool` or text."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _deadline(value: Any, started_at: float, max_wait_time: float) -> float:
+    """The deadline `start()` computed: `started_at + max_wait_time`, or null
+    (infinity) for a wait without one."""
+    if (value is None) != (max_wait_time == math.inf):
+        raise _refused(
+            "deadline", value, "null exactly when max_wait_time is null (no deadline)"
+        )
+    if value is None:
+        return math.inf
+    # The very float `start()` computed from these two (`now + max_wait_time`):
+    # started_at is bounded, so the deadline is at most MAX_SECONDS after it.
+    expected = started_at + max_wait_time
+    if not _is_number(value) or value != expected:
+        raise _refused(
+            "deadline",
+            value,
+            f"the record's started_at + max_wait_time ({expected!r})",
+        )
+    return value  # type: ignore[no-any-return]
+
+
+def _random(state: Any) -> random.Random:
+    """A `random.Random` in `state`, the `[version, words, gauss]` that `rng_state`
+    writes (the words base64'd, or as a list of integers)."""
+    if not isinstance(state, (list, tuple)) or len(state) != 3:
+        raise _refused(
+            "rng_state", state, "the [version, state, gauss] that to_json() writes"
+        )
+    version, internal, gauss = state
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise _refused("rng_state version", version, "an integer")
+    if gauss is not None and (not isinstance(gauss, float) or not math.isfinite(gauss)):
+        raise _refused("rng_state gauss", gauss, "null or a finite number")
+    rng = random.Random()
+    try:
+        if isinstance(internal, str):
+            packed = base64.b64decode(internal.encode("ascii"), validate=True)
+            words = struct.unpack(f"<{len(packed) // 4}I", packed)
+        elif isinstance(internal, list) and all(
+            isinstance(x, int) and not isinstance(x, bool) for x in internal
+        ):
+            words = tuple(internal)
+        else:
+            raise TypeError("neither base64 text nor integers")
+        rng.setstate((version, words, gauss))
+    except (ValueError, TypeError, OverflowError, struct.error):  # binascii.Error too
+        raise _refused(
+            "rng_state",
+            state,
+            "the random state that to_json() writes (version, base64 text, gauss)",
+        ) from None
+    return rng
+
+
+_STATE_NAMES = {state.value: state for state in AcceptorState}
+
+
+def _acceptor_state(name: str, value: Any) -> AcceptorState:
+    if not isinstance(value, str) or value not in _STATE_NAMES:
+        allowed = ", ".join(repr(state) for state in _STATE_NAMES)
+        raise _refused(name, value, f"one of {allowed}")
+    return _STATE_NAMES[value]
+
+
+def _acceptor_index(name: str, value: Any) -> int | None:
+    """An acceptor's index as `attempt_to_data` writes it: null or an int >= 0
+    (`SavedWait.check_waiter` holds it to the waiter's acceptors)."""
+    if value is None or (
+        isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    ):
+        return value
+    raise _refused(name, value, "null or an acceptor's index (an integer >= 0)")
+
+
+def _text_or_none(name: str, value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise _refused(name, value, "null or text")
+
+
+def _json_data(name: str, value: Any) -> Any:
+    """`value` when it is JSON data that `to_json()` writes as it is (`first_loss`)."""
+    loss = first_loss(value, name)
+    if loss is not None:
+        raise WaiterConfigurationError(
+            f"a saved wait's {name} must be JSON data as SavedWait.to_json() "
+            f"writes it, but {loss}; pass the JSON that SavedWait.to_json() "
+            "wrote, unchanged"
+        )
     return value
 
 
@@ -449,7 +665,3 @@ def _history_limit(value: Any) -> int:
 def _finite_or_none(value: float) -> float | None:
     """JSON has no infinity: a wait without a deadline writes null."""
     return value if math.isfinite(value) else None
-
-
-def _number_or_inf(value: Any) -> float:
-    return math.inf if value is None else _number(value)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-
+import math
 import random
 import threading
 import warnings
@@ -390,6 +390,11 @@ class _WaiterBase(Generic[InputT, OutputT]):
                 f"waiter {self.definition.name} cannot resume a saved wait of waiter "
                 f"{saved.waiter!r}; use that waiter's class"
             )
+        saved.check_waiter(
+            len(self.definition.acceptors),
+            allows_no_deadline=saved.max_wait_time != math.inf
+            or self._allows_no_deadline(saved),
+        )
         rng = saved.rng()
         options = WaitOptions(
             saved.max_wait_time,
@@ -399,6 +404,17 @@ class _WaiterBase(Generic[InputT, OutputT]):
             self.backoff,
         )
         return self._plan_with(options, rng), saved.wait_state(), rng
+
+    def _allows_no_deadline(self, saved: SavedWait) -> bool:
+        """Whether this waiter's `start()` writes a wait without a deadline for the
+        record's settings (a custom waiter's `max_attempts` and no `max_wait_time`)."""
+        try:
+            options = self._options(
+                None, saved.min_delay, saved.max_delay, saved.max_attempts, None
+            )
+        except WaiterConfigurationError:
+            return False  # a spec waiter: max_wait_time is required
+        return options.max_wait_time == math.inf
 
     def cancel_saved(self, saved: SavedWait) -> WaiterError:
         """The error that ends `saved` when it is cancelled before its next poll:

@@ -266,3 +266,22 @@ ODD_LEAVES = st.sampled_from(
 )
 def test_any_mix_of_odd_parts_converts_to_json(value: Any) -> None:
     json.dumps(to_json_data(value), allow_nan=False)
+
+
+@pytest.mark.parametrize(
+    "number", [Decimal("1e400"), Decimal("-1e301"), Decimal("1e100000")]
+)
+def test_a_huge_decimal_in_an_output_is_saved_as_text_that_loads_back(
+    number: Decimal,
+) -> None:
+    """An int of more than 1000 bits is no saved JSON (`first_loss`): a whole
+    Decimal past 300 digits is written as its text instead."""
+    from waitable import SavedWait
+
+    output = {"status": "pending", "count": number}
+    clock = VirtualClock(0.0, wall_start=1_700_000_000.0)
+    waiter = Thing(lambda request: output, clock=clock)
+    step = waiter.poll_once(waiter.start({}, max_wait_time=60, seed=1))
+    assert step.state is not None
+    saved = SavedWait.from_json(step.state.to_json())
+    assert saved.last_output == {"status": "pending", "count": str(number)}
