@@ -42,14 +42,18 @@ class Reads:
         return node
 
     def merge(self, other: Reads) -> None:
-        """Add everything `other` reads to this node."""
-        if other.whole:
-            self.whole = True
-        if self.whole:
-            self.children.clear()
-            return
-        for key, node in other.children.items():
-            self.child(key).merge(node)
+        """Add everything `other` reads to this node (walked with a stack: a path
+        of a thousand segments is a thousand levels)."""
+        pending = [(self, other)]
+        while pending:
+            mine, theirs = pending.pop()
+            if theirs.whole:
+                mine.whole = True
+            if mine.whole:
+                mine.children.clear()
+                continue
+            for key, node in theirs.children.items():
+                pending.append((mine.child(key), node))
 
     def __repr__(self) -> str:
         if self.whole:

@@ -181,3 +181,14 @@ def test_a_field_name_of_100000_capitals_is_named_in_one_pass() -> None:
     from waitable_codegen.jmespath.source import snake_name
 
     assert snake_name("A" * 100_000 + "b") == "a" * 32
+
+
+def test_names_count_on_from_the_last_one_given_and_skip_taken_ones() -> None:
+    """`Names.new` remembers where each base's numbering stands (a chain of
+    thousands of `b` steps once counted from 2 for each; found by review)."""
+    from waitable_codegen.jmespath.source import Names
+
+    names = Names("b_3")
+    given = [names.new("b") for _ in range(5)]
+    assert given == ["b", "b_2", "b_4", "b_5", "b_6"]
+    assert names.new("c") == "c" and names.new("c") == "c_2"

@@ -307,3 +307,29 @@ def test_a_definition_reads_only_what_its_paths_need() -> None:
 )
 def test_reads_of(expression: str, whole: bool) -> None:
     assert reads_of(expression).whole is whole
+
+
+def test_a_path_of_thousands_of_segments_merges_without_recursion(
+    tmp_path: Path,
+) -> None:
+    """A waiter definition file is untrusted: a dotted path of 3,000 segments once
+    made `Reads.merge` recurse past the limit (found by review, 2026-11-27)."""
+    from waitable.custom import custom_waiter_from_trait
+
+    path = "a" + ".b" * 3000
+    reads = Reads()
+    reads.merge(reads_of(path))
+    depth, node = 0, reads
+    while node.children:
+        [node] = node.children.values()
+        depth += 1
+    assert depth == 3001 and node.whole
+    definition = tmp_path / "waiters.json"
+    matcher = {"path": path, "expected": "x", "comparator": "stringEquals"}
+    definition.write_text(
+        json.dumps(
+            {"acceptors": [{"state": "success", "matcher": {"output": matcher}}]}
+        )
+    )
+    waiter = custom_waiter_from_trait("Deep", definition)
+    assert waiter.definition.acceptors[0].matcher.path == path  # type: ignore[attr-defined]

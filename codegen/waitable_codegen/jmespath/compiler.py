@@ -435,9 +435,14 @@ class _FunctionCompiler:
         """All but the last step of ``node``, each into a local; the last local."""
         cur = src
         steps = node.steps
+        # keeps_null[i]: every step after step i keeps a null null (one pass from
+        # the end, not one per step: a chain may have thousands of steps)
+        keeps_null = [True] * len(steps)
+        for position in range(len(steps) - 2, -1, -1):
+            later = steps[position + 1]
+            keeps_null[position] = keeps_null[position + 1] and null_strict(later)
         for position, step in enumerate(steps[:-1]):
-            rest_keeps_null = all(null_strict(later) for later in steps[position + 1 :])
-            step_exit = exit if rest_keeps_null else None
+            step_exit = exit if keeps_null[position] else None
             cur = self.atom(self.value(step, cur, step_exit), hint(step))
         return cur
 

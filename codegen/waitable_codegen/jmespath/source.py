@@ -144,6 +144,9 @@ class Names:
 
     def __init__(self, *taken: str) -> None:
         self._taken = set(_RESERVED) | set(taken)
+        # The number to try first for a base: those below it are taken (names are
+        # never given back), so a thousand `b`s do not count from 2 each time.
+        self._next: dict[str, int] = {}
 
     def new(self, hint: str) -> str:
         """A fresh identifier based on ``hint`` (``state``, ``state_2`` ...)."""
@@ -151,9 +154,10 @@ class Names:
         if base not in self._taken:
             self._taken.add(base)
             return base
-        number = 2
+        number = self._next.get(base, 2)
         while f"{base}_{number}" in self._taken:
             number += 1
+        self._next[base] = number + 1
         name = f"{base}_{number}"
         self._taken.add(name)
         return name
