@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import importlib
-import json
+import re
 from pathlib import Path
 from typing import Any
 
 import click
 
 from ..config import STRATEGY_NAMES, WaiterConfig, named_strategy
+from ..definition import WaiterDefinition
 from ..errors import WaiterConfigurationError, WaiterError
+from ..seconds import SecondsError, describe_value, parse_seconds
+from ..wait_cli.advice import Rewrites, option_rewrites, rewrite
 from ..wait_cli.command import wait
+from ..wait_cli.input_options import load_json
+from ..waiter import AsyncWaiter, Waiter
 from .data import render_json
+from .files import UnreadableFile, read_text
 from .html import render_html
 from .report import build_report
 from .resource import ResourceModel
@@ -58,6 +64,60 @@ ITEM_KEYS = (
     "label",
 )
 
+#: The runtime's messages in the command's words: a Python caller's arguments
+#: (`wait_timeout=15`, `min_delay`) as the options (`--wait-timeout 15`,
+#: `--min-delay`), as `waitable wait` does with its own (`wait_cli.advice`).
+#: `delay` alone is left as it is (an English word too), and `WaiterConfig: `, the
+#: owner of a config's message, is dropped: the command makes the config.
+ADVICE: Rewrites = (
+    (re.compile(r"\bWaiterConfig: "), ""),
+    # "pass max_attempts (--max-attempts)": the option once
+    (re.compile(r"\b[a-z]+(?:_[a-z]+)+ \((--[a-z][a-z-]*)\)"), r"\1"),
+) + option_rewrites(
+    {
+        "wait_timeout": "--wait-timeout",
+        "max_wait_time": "--wait-timeout",
+        "max_attempts": "--max-attempts",
+        "min_delay": "--min-delay",
+        "max_delay": "--max-delay",
+        "base_delay": "--base-delay",
+        "delay": "--delay",
+        "call_duration": "--call-duration",
+    },
+    seconds=("wait_timeout", "max_wait_time"),
+    alone=(
+        "wait_timeout",
+        "max_wait_time",
+        "max_attempts",
+        "min_delay",
+        "max_delay",
+        "base_delay",
+        "call_duration",
+    ),
+)
+#: In a --compare entry's message the keys are the command's own (`delay=15`):
+#: only the config's name is dropped.
+COMPARE_ADVICE: Rewrites = ADVICE[:1]
+
+
+def for_simulate(message: str) -> str:
+    """A runtime error's `message` with its advice in the command's options."""
+    return rewrite(message, ADVICE)
+
+
+def _seconds_option(
+    ctx: click.Context, param: click.Parameter, value: float | None
+) -> float | None:
+    """A seconds option as the runtime accepts it (`waitable.seconds`), checked as the
+    option is read so that its error names the option: > 0, finite, at most 100 years.
+    """
+    if value is None:
+        return None
+    try:
+        return parse_seconds(_whole(value))
+    except SecondsError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
 
 @click.group()
 def waitable() -> None:
@@ -67,13 +127,14 @@ def waitable() -> None:
 waitable.add_command(wait)
 
 
-def _number(text: str, what: str) -> float:
+def _number(text: str, what: str, option: str = "--compare") -> float:
     """`text` as seconds (an `int` when whole, as the engine reads whole seconds)."""
     try:
         value = float(text)
     except ValueError:
         raise click.BadParameter(
-            f"{what} must be a number of seconds, got {text!r}"
+            f"{what} must be a number of seconds, got {describe_value(text)}",
+            param_hint=option,
         ) from None
     return int(value) if value.is_integer() else value
 
@@ -166,7 +227,16 @@ def _compare_item(
     if "call_duration" in pairs:
         options["call_duration"] = _number(pairs["call_duration"], "call_duration")
     label = pairs.get("label", item.strip())
-    return strategy_candidate(name, label=label, **options, **params), used
+    try:
+        candidate = strategy_candidate(name, label=label, **options, **params)
+    except WaiterConfigurationError as exc:
+        if not pairs:  # the options' values only (--strategy, or a bare entry)
+            raise
+        raise click.BadParameter(
+            f"{item.strip()!r}: {rewrite(str(exc), COMPARE_ADVICE)}",
+            param_hint="--compare",
+        ) from None
+    return candidate, used
 
 
 def _compare_candidates(
@@ -229,38 +299,73 @@ def _check_parameters(
 
 
 def _json_option(text: str | None, default: Any, option: str) -> Any:
+    """The option's JSON, read as `waitable wait` reads its `--input` (`load_json`)."""
     if text is None:
         return default
     try:
-        return json.loads(text)
+        return load_json(text)
     except ValueError as exc:
         raise click.BadParameter(f"not valid JSON ({exc})", param_hint=option) from None
 
 
+#: `module:Class` with a dotted, absolute module name and a dotted attribute path.
+_WAITER_SPEC = re.compile(
+    r"(?P<module>[^\W\d]\w*(?:\.[^\W\d]\w*)*):(?P<attribute>[^\W\d]\w*(?:\.[^\W\d]\w*)*)"
+)
+
+
 def _waiter_class(spec: str) -> type[Any]:
-    module_name, sep, attribute = spec.partition(":")
-    if not sep or not module_name or not attribute:
+    """The waiter class `spec` (`module:Class`, `module:Class.Async`) names; a usage
+    error saying what to write when it names none."""
+    matched = _WAITER_SPEC.fullmatch(spec)
+    if matched is None:
         raise click.BadParameter(
-            f"{spec!r}: write module:Class, e.g. my_waiters.ec2:InstanceRunningWaiter",
+            f"{spec!r}: write MODULE:CLASS with an absolute, dotted module name, e.g. "
+            "my_waiters.ec2:InstanceRunningWaiter",
             param_hint="--waiter",
         )
+    module_name, attribute = matched["module"], matched["attribute"]
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise click.BadParameter(
-            f"cannot import module {module_name!r} ({exc}); check the name and that it is "
-            "on PYTHONPATH",
+            f"cannot import module {module_name!r} ({_first_line(exc)}); check the name "
+            "and that it is on PYTHONPATH",
+            param_hint="--waiter",
+        ) from None
+    except Exception as exc:  # the module's own code failed as it was imported
+        raise click.BadParameter(
+            f"importing module {module_name!r} raised {type(exc).__name__}: "
+            f"{_first_line(exc)}; run python -c 'import {module_name}' to see where",
             param_hint="--waiter",
         ) from None
     found: Any = module
-    for part in attribute.split("."):
-        found = getattr(found, part, None)
-    if not isinstance(found, type) or not hasattr(found, "definition"):
+    try:
+        for part in attribute.split("."):
+            found = getattr(found, part, None)
+    except Exception:  # a module's __getattr__ that raises more than AttributeError
+        found = None
+    if not (
+        isinstance(found, type)
+        and issubclass(found, (Waiter, AsyncWaiter))
+        and isinstance(getattr(found, "definition", None), WaiterDefinition)
+    ):
         raise click.BadParameter(
             f"{spec!r} is not a waiter class (a generated class or custom_waiter(...))",
             param_hint="--waiter",
         )
     return found
+
+
+def _one_line(exc: BaseException) -> str:
+    """`exc`'s message on one line (a usage error is one line)."""
+    return " ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+
+
+def _first_line(exc: BaseException) -> str:
+    """`exc`'s message, its first line only (a usage error is one line)."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else "(no message)"
 
 
 def _resource(
@@ -277,18 +382,31 @@ def _resource(
         return ResourceModel(ready_uniform[0], ready_uniform[1])
     if ready_samples is not None:
         text = ready_samples
+        where = "given"
         if text.startswith("@"):
+            if not text[1:]:
+                raise click.BadParameter(
+                    "@ names no file; write @FILE, or the times, e.g. 30,45,120",
+                    param_hint="--ready-samples",
+                )
+            where = f"in {text[1:]}"
             try:
-                text = Path(text[1:]).read_text(encoding="utf-8")
-            except OSError as exc:
+                text = read_text(text[1:])
+            except UnreadableFile as exc:
                 raise click.BadParameter(
                     f"cannot read {text[1:]} ({exc})", param_hint="--ready-samples"
                 ) from None
         samples = [s for s in text.replace("\n", ",").split(",") if s.strip()]
         if not samples:
-            raise click.BadParameter("no samples given", param_hint="--ready-samples")
+            raise click.BadParameter(
+                f"no samples {where}; write comma- or line-separated seconds, "
+                "e.g. 30,45,120",
+                param_hint="--ready-samples",
+            )
         return ResourceModel(
-            samples=tuple(_number(s.strip(), "a sample") for s in samples)
+            samples=tuple(
+                _number(s.strip(), "a sample", "--ready-samples") for s in samples
+            )
         )
     return ResourceModel(10 if ready_after is None else ready_after)
 
@@ -305,20 +423,34 @@ def _resource(
     help="Comma-separated strategies, each NAME[:key=value...] "
     "(keys: delay, base_delay, max_delay, min_delay, max_attempts, call_duration, label).",
 )
-@click.option("--delay", type=float, help="Delay of the fixed strategies (seconds).")
 @click.option(
-    "--base-delay", type=float, help="Base delay of the exponential strategies."
+    "--delay",
+    type=float,
+    callback=_seconds_option,
+    help="Delay of the fixed strategies (seconds).",
 )
 @click.option(
-    "--max-delay", type=float, help="Cap of the exponential and smithy delays."
+    "--base-delay",
+    type=float,
+    callback=_seconds_option,
+    help="Base delay of the exponential strategies.",
 )
-@click.option("--min-delay", type=float, help="Smithy's minimum delay.")
+@click.option(
+    "--max-delay",
+    type=float,
+    callback=_seconds_option,
+    help="Cap of the exponential and smithy delays.",
+)
+@click.option(
+    "--min-delay", type=float, callback=_seconds_option, help="Smithy's minimum delay."
+)
 @click.option("--max-attempts", type=click.IntRange(min=1), help="Cap on checks.")
 @click.option(
     "--wait-timeout",
     "--max-wait-time",
     "wait_timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=float,
+    callback=_seconds_option,
     help="How long to wait (seconds).",
 )
 @click.option(
@@ -431,7 +563,7 @@ def simulate(
             _check_limits(candidate)
         report = build_report(candidates, resource, runs=runs, seed=seed)
     except (WaiterConfigurationError, SimulationError, WaiterError) as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(for_simulate(_one_line(exc))) from None
     click.echo(render_json(report) if as_json else render_text(report), nl=False)
     for target, render in ((svg_path, render_svg), (html_path, render_html)):
         if target is not None:

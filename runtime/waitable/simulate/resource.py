@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import WaiterConfigurationError
+from ..seconds import describe_value
 
 __all__ = ["ResourceModel"]
 
@@ -20,15 +21,30 @@ class ResourceModel:
     samples: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
-        times = (self.low, *(() if self.high is None else (self.high,)), *self.samples)
-        if any(
-            isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t < 1e12
-            for t in times
-        ):
-            raise WaiterConfigurationError(
-                f"resource model: ready times must be seconds >= 0, got {times!r}; "
-                "pass e.g. --ready-after 10"
+        fixed = "--ready-after 10" if self.high is None else "--ready-uniform 0 600"
+        times = [
+            (describe_value(t), t, fixed)
+            for t in (self.low, self.high)
+            if t is not None
+        ]
+        times += [
+            (
+                f"{describe_value(t)} (sample {n} of {len(self.samples)})",
+                t,
+                "--ready-samples 30,45,120",
             )
+            for n, t in enumerate(self.samples, 1)
+        ]
+        for shown, t, example in times:
+            if (
+                isinstance(t, bool)
+                or not isinstance(t, (int, float))
+                or not 0 <= t < 1e12
+            ):
+                raise WaiterConfigurationError(
+                    f"resource model: ready times must be seconds >= 0 and below 1e12, "
+                    f"got {shown}; pass e.g. {example}"
+                )
         if self.high is not None and self.high < self.low:
             raise WaiterConfigurationError(
                 f"resource model: uniform range {self.low:g}..{self.high:g} is reversed; "

@@ -7,6 +7,7 @@ Each run builds the waiter with a fresh `VirtualClock` and a seeded jitter
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import math
 import random
@@ -26,6 +27,7 @@ from ..errors import (
 )
 from ..results import Attempt
 from ..testing import VirtualClock
+from ..waiter import AsyncWaiter
 from .resource import ResourceModel
 
 __all__ = [
@@ -109,7 +111,7 @@ class Candidate:
             raise WaiterConfigurationError(
                 f"{self.label}: retryImmediately with calls that take no time never lets "
                 "the virtual clock move; pass max_attempts (--max-attempts) or "
-                "--call-duration"
+                "call_duration (--call-duration)"
             )
 
 
@@ -232,39 +234,94 @@ class Run:
 
 
 def simulate_run(candidate: Candidate, ready_at: float, seed: int) -> Run:
-    """One wait of `candidate`'s waiter against a resource ready at `ready_at` seconds."""
+    """One wait of `candidate`'s waiter against a resource ready at `ready_at` seconds.
+
+    An asyncio waiter class (a generated `Async...Waiter`, a custom waiter's `.Async`)
+    is awaited in an event loop of its own, its calls sleeping on the virtual clock;
+    call this from synchronous code.
+    """
+    if issubclass(candidate.waiter_class, AsyncWaiter):
+        return asyncio.run(_simulate_run_async(candidate, ready_at, seed))
     clock = VirtualClock()
-    calls = 0
+    resource = _Resource(candidate, clock, ready_at)
 
     def operation(input: Any) -> Any:
-        nonlocal calls
-        calls += 1
-        if calls > MAX_CHECKS:
-            raise SimulationError(
-                f"{candidate.label}: more than {MAX_CHECKS} checks in one run; the "
-                "configuration barely lets time move (add --call-duration or a delay)"
-            )
-        ready = clock.now() >= ready_at
+        output = resource.answer()
         if candidate.call_duration:
             clock.advance(candidate.call_duration)
-        return copy.deepcopy(
-            candidate.ready_output if ready else candidate.pending_output
-        )
+        return output
 
     waiter = candidate.waiter_class(
         operation, clock=clock, rng=random.Random(seed), config=candidate.config
     )
-    end = ENDS["success"]
     try:
         result = waiter.wait(candidate.input, max_wait_time=candidate.max_wait_time)
     except WaiterError as error:
-        if calls > MAX_CHECKS:
-            raise SimulationError(str(error.__cause__ or error)) from None
-        result = error.result
-        end = _end_of(error)
-    checks = tuple(_check(candidate, attempt) for attempt in result.history)
-    lag = checks[-1].time - ready_at if end == ENDS["success"] and checks else None
-    return Run(ready_at, checks, end, float(result.elapsed), lag)
+        return resource.run(error.result, error)
+    return resource.run(result, None)
+
+
+async def _simulate_run_async(candidate: Candidate, ready_at: float, seed: int) -> Run:
+    """`simulate_run` of an asyncio waiter class: a call that takes time sleeps on
+    the virtual clock, so the waiter can cut it off at the deadline as it would."""
+    clock = VirtualClock()
+    resource = _Resource(candidate, clock, ready_at)
+
+    async def operation(input: Any) -> Any:
+        output = resource.answer()
+        if candidate.call_duration:
+            await clock.sleep_async(candidate.call_duration)
+        return output
+
+    waiter = candidate.waiter_class(
+        operation, clock=clock, rng=random.Random(seed), config=candidate.config
+    )
+    try:
+        result = await waiter.wait(
+            candidate.input, max_wait_time=candidate.max_wait_time
+        )
+    except WaiterError as error:
+        return resource.run(error.result, error)
+    return resource.run(result, None)
+
+
+class _Resource:
+    """The simulated resource of one run: what each check sees, and the run it made."""
+
+    def __init__(self, candidate: Candidate, clock: VirtualClock, ready_at: float):
+        self.candidate = candidate
+        self.clock = clock
+        self.ready_at = ready_at
+        self.calls = 0
+
+    def answer(self) -> Any:
+        """What a check starting now returns (a copy: the waiter may keep it)."""
+        candidate = self.candidate
+        self.calls += 1
+        if self.calls > MAX_CHECKS:
+            raise SimulationError(
+                f"{candidate.label}: more than {MAX_CHECKS} checks in one run; the "
+                "configuration barely lets time move (add --call-duration or a delay)"
+            )
+        ready = self.clock.now() >= self.ready_at
+        return copy.deepcopy(
+            candidate.ready_output if ready else candidate.pending_output
+        )
+
+    def run(self, result: Any, error: WaiterError | None) -> Run:
+        """The run that ended with `result` (and `error`, unless it succeeded)."""
+        end = ENDS["success"]
+        if error is not None:
+            if self.calls > MAX_CHECKS:
+                raise SimulationError(str(error.__cause__ or error)) from None
+            end = _end_of(error)
+        checks = tuple(_check(self.candidate, attempt) for attempt in result.history)
+        lag = (
+            checks[-1].time - self.ready_at
+            if end == ENDS["success"] and checks
+            else None
+        )
+        return Run(self.ready_at, checks, end, float(result.elapsed), lag)
 
 
 def _end_of(error: WaiterError) -> str:
@@ -302,9 +359,19 @@ def simulate(
     """`runs` waits of `candidate`, ready times and jitter drawn from `seed`."""
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
         raise WaiterConfigurationError(f"runs must be an integer >= 1, got {runs!r}")
+    plan = plan_runs(resource, runs, seed)
+    if issubclass(candidate.waiter_class, AsyncWaiter):
+        return asyncio.run(_simulate_async(candidate, plan))
+    return [simulate_run(candidate, ready_at, jitter) for ready_at, jitter in plan]
+
+
+async def _simulate_async(
+    candidate: Candidate, plan: list[tuple[float, int]]
+) -> list[Run]:
+    """The runs of an asyncio waiter class, one after another in one event loop."""
     return [
-        simulate_run(candidate, ready_at, jitter)
-        for ready_at, jitter in plan_runs(resource, runs, seed)
+        await _simulate_run_async(candidate, ready_at, jitter)
+        for ready_at, jitter in plan
     ]
 
 

@@ -6,13 +6,58 @@ A `WaiterError` or `WaiterConfigurationError` says what a Python caller can do:
 command says it with its own options instead (`--max-wait`, `--max-attempts`,
 `--delay`; the command makes the client, so a call's retries are botocore's).
 The runtime's messages are left as they are: this maps them where they are printed.
+`option_rewrites` and `rewrite` are the mechanism, for any command with options of
+its own (`waitable simulate` names `--wait-timeout`, `--min-delay`, ...).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 
-__all__ = ["RETRY_ADVICE", "for_cli"]
+__all__ = ["RETRY_ADVICE", "Rewrites", "for_cli", "option_rewrites", "rewrite"]
+
+Rewrites = tuple[tuple[re.Pattern[str], str], ...]
+"""Patterns and their replacements, applied in order (`rewrite`)."""
+
+
+def option_rewrites(
+    options: Mapping[str, str],
+    *,
+    seconds: Iterable[str] = (),
+    alone: Iterable[str] | None = None,
+) -> Rewrites:
+    """Rewrites that name a command's options where a message names Python arguments.
+
+    `options` maps each argument to its option (`{"max_attempts": "--max-attempts"}`):
+    `argument=value` becomes `--option value`; for the arguments in `seconds`,
+    `argument=30s` becomes `--option 30`. Then each argument named alone becomes its
+    option: every one of `options`, or only those in `alone` (leave out a name that is
+    also an English word, such as `delay`).
+    """
+    named_alone = list(options) if alone is None else list(alone)
+    return tuple(
+        (re.compile(pattern), replacement)
+        for pattern, replacement in (
+            *(
+                (rf"\b{re.escape(name)}=([^\s)]+?)s\b", rf"{options[name]} \1")
+                for name in seconds
+            ),
+            *(
+                (rf"\b{re.escape(name)}=", f"{option} ")
+                for name, option in options.items()
+            ),
+            *((rf"\b{re.escape(name)}\b", options[name]) for name in named_alone),
+        )
+    )
+
+
+def rewrite(message: str, rewrites: Rewrites) -> str:
+    """`message` with each of `rewrites` applied in turn."""
+    for pattern, replacement in rewrites:
+        message = pattern.sub(replacement, message)
+    return message
+
 
 RETRY_ADVICE = (
     "waitable wait does not retry it: check --endpoint-url, --region and "
@@ -24,7 +69,7 @@ RETRY_ADVICE = (
 INPUT_ADVICE = "check the input (the --MEMBER options, --input or --input-file)"
 """What the command says instead of "check the input, or pass retry_on=..."."""
 
-_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+_REWRITES: Rewrites = tuple(
     (re.compile(pattern), replacement)
     for pattern, replacement in (
         # the advice for an operation's error (waitable.flow): the command has no
@@ -42,16 +87,15 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"check the input, or pass retry_on= to retry this error type", INPUT_ADVICE),
         # any other advice to pass retry_on= or retry= (up to the clause's end)
         (r"pass (?:retry_on|retry)=[^;]*", RETRY_ADVICE),
-        # argument=value as the option and its value
-        (r"\bmax_wait_time=([^\s)]+?)s\b", r"--max-wait \1"),
-        (r"\bmax_wait_time=", "--max-wait "),
-        (r"\bmax_attempts=", "--max-attempts "),
-        (r"\b(?:min|max)_delay=", "--delay "),
-        # the arguments named alone
-        (r"\bmax_wait_time\b", "--max-wait"),
-        (r"\bmax_attempts\b", "--max-attempts"),
-        (r"\b(?:min|max)_delay\b", "--delay"),
     )
+) + option_rewrites(
+    {
+        "max_wait_time": "--max-wait",
+        "max_attempts": "--max-attempts",
+        "min_delay": "--delay",
+        "max_delay": "--delay",
+    },
+    seconds=("max_wait_time",),
 )
 
 _ATTEMPTS_LEFT = re.compile(r"^(.*? reached .*?), (?:with|as) [^;]*(?:;.*)?$", re.S)
@@ -66,6 +110,4 @@ def for_cli(message: str, *, deadline_given: bool = True) -> str:
     """
     if not deadline_given and "max_attempts=" in message:
         message = _ATTEMPTS_LEFT.sub(r"\1; raise max_attempts to keep waiting", message)
-    for pattern, replacement in _REWRITES:
-        message = pattern.sub(replacement, message)
-    return message
+    return rewrite(message, _REWRITES)
