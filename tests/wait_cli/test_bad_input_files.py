@@ -216,3 +216,36 @@ def test_a_malformed_model_is_bad_usage_naming_file_and_shape(
                 assert path_in_model[1] in line  # the shape's id
         elif every_other_type_is_wrong and args[1:]:
             pytest.fail(f"{path_in_model} = {value!r} was accepted: {result.output}")
+
+
+def test_a_model_operation_the_service_lacks_is_bad_usage(tmp_path: Path) -> None:
+    """botocore's `OperationNotFoundError` is no `BotoCoreError`: a model waiter on
+    an operation the named service does not have ended in a traceback with exit 1,
+    the "failure state" status (found by review, 2026-11-27)."""
+    path = tmp_path / "model.json"
+    waiter = {"acceptors": [{"state": "success", "matcher": {"success": True}}]}
+    model = {
+        "smithy": "2.0",
+        "shapes": {
+            "ex#Svc": {"type": "service"},
+            "ex#GetThing": {
+                "type": "operation",
+                "traits": {"smithy.waiters#waitable": {"ThingReady": waiter}},
+            },
+        },
+    }
+    path.write_text(json.dumps(model), encoding="utf-8")
+    result = run_wait(
+        None, "--model", str(path), "s3", "thing-ready", "--max-wait", "5"
+    )
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert "needs a client with a `get_thing` method" in _error_line(result.stderr)
+
+
+@pytest.mark.parametrize("package", ["", ".my_waiters", "a..b", "my-waiters"])
+def test_a_package_name_that_is_no_module_path_is_bad_usage(package: str) -> None:
+    """`--package ''` and a relative name raised ValueError/TypeError (traceback,
+    exit 1) where `--package nosuchpkg` is bad usage (found by review)."""
+    result = run_wait(None, "--package", package, "--list")
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert "--package" in _error_line(result.stderr) or "package" in result.stderr

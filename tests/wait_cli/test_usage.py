@@ -57,7 +57,10 @@ def test_list_one_service_says_what_botocore_says() -> None:
         (["ec2"], "name the SERVICE and WAITER"),
         (["--list", "ec2", "s3"], "at most a SERVICE"),
         (["ec2", "instance-running", "--delay", "0"], "--delay"),
-        (["--package", "no_such_package_here", "--list"], "cannot import package"),
+        (
+            ["--package", "no_such_package_here", "--list"],
+            "--package 'no_such_package_here': cannot import module",
+        ),
         (["--model", "/nonexistent/model.json", "--list"], "cannot read a Smithy"),
     ],
 )

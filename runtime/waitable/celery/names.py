@@ -7,11 +7,11 @@ the Celery app. A client factory is a zero-argument callable returning the clien
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import WaiterConfigurationError
+from ..import_names import ImportNameError, import_object
 from ..waiter import AsyncWaiter, Waiter
 
 __all__ = [
@@ -32,12 +32,14 @@ _FACTORIES: dict[str, ClientFactory] = {}
 
 def register_waiter(name: str, waiter: WaiterClass) -> None:
     """Make `waiter` (a `Waiter` or `AsyncWaiter` subclass) known as `name`."""
+    _check_name(name, "waiter")
     _check_waiter(name, waiter)
     _WAITERS[name] = waiter
 
 
 def register_client_factory(name: str, factory: ClientFactory) -> None:
     """Make `factory` (zero arguments, returns a client) known as `name`."""
+    _check_name(name, "client factory")
     if not callable(factory):
         raise WaiterConfigurationError(
             f"client factory {name!r} must be a zero-argument callable returning a "
@@ -48,6 +50,7 @@ def register_client_factory(name: str, factory: ClientFactory) -> None:
 
 def resolve_waiter(name: str) -> WaiterClass:
     """The waiter class registered as `name`, or imported from `"module:Class"`."""
+    _check_name(name, "waiter")
     waiter = _WAITERS.get(name)
     if waiter is None:
         waiter = _import(name, "waiter", "register_waiter")
@@ -67,6 +70,7 @@ def _no_request(input: Any) -> Any:
 
 def resolve_client_factory(name: str) -> ClientFactory:
     """The client factory registered as `name`, or imported from `"module:function"`."""
+    _check_name(name, "client factory")
     factory = _FACTORIES.get(name)
     if factory is None:
         factory = _import(name, "client factory", "register_client_factory")
@@ -78,6 +82,16 @@ def resolve_client_factory(name: str) -> ClientFactory:
     return factory
 
 
+def _check_name(name: Any, what: str) -> None:
+    """A name travels in JSON messages: it must be text."""
+    if not isinstance(name, str):
+        raise WaiterConfigurationError(
+            f"{what} name {name!r} is a {type(name).__name__}, not text: pass "
+            "'package.module:Name' or a name given to waitable.celery.register_waiter "
+            "/ register_client_factory"
+        )
+
+
 def _check_waiter(name: str, waiter: Any) -> None:
     if not (isinstance(waiter, type) and issubclass(waiter, (Waiter, AsyncWaiter))):
         raise WaiterConfigurationError(
@@ -87,21 +101,25 @@ def _check_waiter(name: str, waiter: Any) -> None:
 
 
 def _import(name: str, what: str, register: str) -> Any:
-    module_name, _, attribute = name.partition(":")
-    if not module_name or not attribute:
-        raise WaiterConfigurationError(
-            f"{what} {name!r} is neither registered nor an importable name: write "
-            f"'package.module:Name', or call waitable.celery.{register}({name!r}, ...) "
-            "in the module that defines the Celery app"
-        )
+    """The object `name` ("package.module:Name") names; a `WaiterConfigurationError`
+    saying what a name must look like when it is not one, or why it does not import."""
     try:
-        target: Any = importlib.import_module(module_name)
-        for part in attribute.split("."):
-            target = getattr(target, part)
-    except (ImportError, AttributeError) as error:
-        raise WaiterConfigurationError(
-            f"{what} {name!r} cannot be imported here ({error}); install the module "
-            f"where the Celery worker runs, or call waitable.celery.{register}() in "
-            "the module that defines the Celery app"
-        ) from None
-    return target
+        return import_object(name)
+    except ImportNameError as exc:
+        if exc.kind == "malformed":
+            message = (
+                f"{what} {name!r} is neither registered nor an importable name "
+                f"({exc}): write 'package.module:Name' (the module's absolute dotted "
+                f"path, a colon, then the name in it), or call "
+                f"waitable.celery.{register}({name!r}, ...) in the module that "
+                "defines the Celery app"
+            )
+        elif exc.kind == "missing":
+            message = (
+                f"{what} {name!r} cannot be imported here ({exc}); install the module "
+                f"where the Celery worker runs, or call waitable.celery.{register}() "
+                "in the module that defines the Celery app"
+            )
+        else:
+            message = f"{what} {name!r} cannot be imported here: {exc}"
+        raise WaiterConfigurationError(message) from exc.__cause__

@@ -1,5 +1,8 @@
 """`start_wait`: save a new wait and enqueue its first poll on a Celery app.
 
+The first poll is due at once, or after the waiter's first delay when it has one
+(`delay_before_first_attempt`: the message's countdown).
+
 No request is made here: the waiter's `start()` only computes the deadline and
 the delays. The wait then lives in Celery messages until `on_done` is called.
 """
@@ -13,6 +16,8 @@ import uuid
 from typing import Any
 
 from ..errors import WaiterConfigurationError
+from ..jsondata import first_loss
+from ..steps import SavedWait
 from .names import resolve_client_factory, unpolled_waiter
 from .tasks import installed, message, visibility_timeout
 
@@ -54,7 +59,10 @@ def start_wait(
     after it). `wait_id` (default: a new uuid) must not be in use: a wait
     started with it that runs, or ended less than `keep` seconds ago, makes this
     raise `WaitIdInUseError` and is left untouched (of two producers starting
-    one id at once, exactly one succeeds).
+    one id at once, exactly one succeeds). A waiter built with
+    `delay_before_first_attempt` makes its first call after its first delay, as
+    under `wait()`. Malformed names and on_done arguments are refused with
+    `WaiterConfigurationError` before anything is written to Redis.
     """
     tasks = installed(app)
     if tasks is None:
@@ -86,15 +94,23 @@ def start_wait(
             "countdown would be delivered twice; lower max_delay or raise "
             "broker_transport_options['visibility_timeout']"
         )
-    signature = None if on_done is None else dict(app.signature(on_done))
-    if signature is not None:
+    signature = None
+    if on_done is not None:
+        if isinstance(on_done, dict):  # a Signature: checked before Celery's
+            _check_json(on_done)  # clone deep-copies (recursively) its options
+        signature = dict(app.signature(on_done))
         _check_json(signature)
     wait = wait_id or uuid.uuid4().hex
-    options: dict[str, Any] = {} if queue is None else {"queue": queue}
     args = (wait, 0, waiter, client, saved.to_json(), signature, queue)
     guard = tasks.guard()
-    ttl = saved.max_wait_time + tasks.keep
-    overdue_at = time.time() + tasks.recover_after
+    now = time.time()
+    countdown = first_countdown(saved)
+    options: dict[str, Any] = {"countdown": countdown} if countdown > 0 else {}
+    if queue is not None:
+        options["queue"] = queue
+    # The record outlives the deadline (and a first poll due at it) by `keep`.
+    ttl = max(saved.deadline - now, countdown) + tasks.keep
+    overdue_at = now + countdown + tasks.recover_after
     if not guard.started(wait, message(args, queue), overdue_at, ttl, uuid.uuid4().hex):
         raise WaitIdInUseError(
             f"wait_id {wait!r} is in use: a wait started with it runs, or ended less "
@@ -113,24 +129,44 @@ def start_wait(
     return wait
 
 
+def first_countdown(saved: SavedWait) -> float:
+    """Seconds until the first poll is due: 0, unless the waiter pauses before it
+    (`delay_before_first_attempt`), when `start()` has just recorded the pause
+    as `next_delay` (and `next_poll_at`). `poll_once` skips a saved pause (its
+    caller chose when to poll), so on Celery the pause is the first message's
+    countdown, as each later poll's `next_delay` is its message's."""
+    if saved.next_poll_at is None:
+        return 0.0
+    return max(0.0, saved.next_delay)
+
+
 def _redis_broker(app: Any) -> bool:
     url = app.conf.broker_url
     return isinstance(url, str) and url.split("://", 1)[0] in ("redis", "rediss")
 
 
-def _check_json(signature: dict[str, Any]) -> None:
+def _check_json(signature: Any) -> None:
     """Refuse an on_done signature that the poll messages could not carry as JSON,
-    naming the argument (the messages and the wait's record are plain JSON)."""
+    naming the argument (the messages and the wait's record are plain JSON).
+
+    `first_loss` walks each argument without recursion (so an argument nested
+    thousands deep is refused, not a `RecursionError`) and names the very
+    value; `json.dumps` then catches what it still refuses (a mapping that is
+    not a dict)."""
     name = signature.get("task")
     items = [(f"args[{i}]", v) for i, v in enumerate(signature.get("args") or ())]
     items += [(f"kwargs[{k!r}]", v) for k, v in (signature.get("kwargs") or {}).items()]
     items.append(("its options", signature.get("options") or {}))
     for where, value in items:
-        try:
-            json.dumps(value)
-        except (TypeError, ValueError) as error:
+        loss = first_loss(value, where)
+        if loss is None:
+            try:
+                json.dumps(value, allow_nan=False)
+            except (TypeError, ValueError, RecursionError) as error:
+                loss = str(error)
+        if loss is not None:
             raise WaiterConfigurationError(
-                f"on_done {name!r}: {where} is not JSON data ({error}); the wait "
+                f"on_done {name!r}: {where} is not JSON data ({loss}); the wait "
                 "carries on_done in JSON messages: pass JSON values (e.g. a "
                 "datetime as .isoformat(), a Decimal as str)"
-            ) from error
+            )

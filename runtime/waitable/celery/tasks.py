@@ -137,6 +137,7 @@ def install(
     tasks.task = app.task(
         name=POLL_TASK,
         bind=True,
+        shared=False,  # this app's: a shared task would go to every app in the process
         acks_late=True,
         reject_on_worker_lost=True,
         ignore_result=True,
@@ -150,6 +151,7 @@ def install(
     tasks.done_task = app.task(
         name=DONE_TASK,
         bind=True,
+        shared=False,  # this app's: a shared task would go to every app in the process
         acks_late=True,
         reject_on_worker_lost=True,
         ignore_result=True,

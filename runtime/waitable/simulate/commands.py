@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import re
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ import click
 from ..config import STRATEGY_NAMES, WaiterConfig, named_strategy
 from ..definition import WaiterDefinition
 from ..errors import WaiterConfigurationError, WaiterError
+from ..import_names import ImportNameError, import_object
 from ..seconds import SecondsError, describe_value, parse_seconds
 from ..wait_cli.advice import Rewrites, option_rewrites, rewrite
 from ..wait_cli.command import wait
@@ -308,43 +308,22 @@ def _json_option(text: str | None, default: Any, option: str) -> Any:
         raise click.BadParameter(f"not valid JSON ({exc})", param_hint=option) from None
 
 
-#: `module:Class` with a dotted, absolute module name and a dotted attribute path.
-_WAITER_SPEC = re.compile(
-    r"(?P<module>[^\W\d]\w*(?:\.[^\W\d]\w*)*):(?P<attribute>[^\W\d]\w*(?:\.[^\W\d]\w*)*)"
-)
-
-
 def _waiter_class(spec: str) -> type[Any]:
     """The waiter class `spec` (`module:Class`, `module:Class.Async`) names; a usage
     error saying what to write when it names none."""
-    matched = _WAITER_SPEC.fullmatch(spec)
-    if matched is None:
-        raise click.BadParameter(
-            f"{spec!r}: write MODULE:CLASS with an absolute, dotted module name, e.g. "
-            "my_waiters.ec2:InstanceRunningWaiter",
-            param_hint="--waiter",
-        )
-    module_name, attribute = matched["module"], matched["attribute"]
     try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
+        found = import_object(spec)
+    except ImportNameError as exc:
+        module_name = spec.partition(":")[0]
+        advice = {
+            "malformed": "write MODULE:CLASS with an absolute, dotted module name, "
+            "e.g. my_waiters.ec2:InstanceRunningWaiter",
+            "missing": "check the name and that its module is on PYTHONPATH",
+            "raised": f"run python -c 'import {module_name}' to see where",
+        }[exc.kind]
         raise click.BadParameter(
-            f"cannot import module {module_name!r} ({_first_line(exc)}); check the name "
-            "and that it is on PYTHONPATH",
-            param_hint="--waiter",
+            f"{spec!r}: {exc}; {advice}", param_hint="--waiter"
         ) from None
-    except Exception as exc:  # the module's own code failed as it was imported
-        raise click.BadParameter(
-            f"importing module {module_name!r} raised {type(exc).__name__}: "
-            f"{_first_line(exc)}; run python -c 'import {module_name}' to see where",
-            param_hint="--waiter",
-        ) from None
-    found: Any = module
-    try:
-        for part in attribute.split("."):
-            found = getattr(found, part, None)
-    except Exception:  # a module's __getattr__ that raises more than AttributeError
-        found = None
     if not (
         isinstance(found, type)
         and issubclass(found, (Waiter, AsyncWaiter))
@@ -360,12 +339,6 @@ def _waiter_class(spec: str) -> type[Any]:
 def _one_line(exc: BaseException) -> str:
     """`exc`'s message on one line (a usage error is one line)."""
     return " ".join(line.strip() for line in str(exc).splitlines() if line.strip())
-
-
-def _first_line(exc: BaseException) -> str:
-    """`exc`'s message, its first line only (a usage error is one line)."""
-    lines = str(exc).strip().splitlines()
-    return lines[0] if lines else "(no message)"
 
 
 def _resource(

@@ -51,11 +51,17 @@ def input_shape(service: str, operation: str) -> Any | None:
     """The input shape of `operation` in botocore's model of `service`, None when unknown."""
     session = importlib.import_module("botocore.session")
     exceptions = importlib.import_module("botocore.exceptions")
+    botocore_model = importlib.import_module("botocore.model")
     try:
         model = session.Session().get_service_model(service)
         shape: Any = model.operation_model(operation).input_shape
         return shape
-    except (exceptions.BotoCoreError, KeyError, ValueError):
+    except (
+        exceptions.BotoCoreError,
+        botocore_model.OperationNotFoundError,  # not a BotoCoreError
+        KeyError,
+        ValueError,
+    ):
         return None
 
 

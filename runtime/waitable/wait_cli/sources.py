@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from ..definition import WaiterDefinition, WaiterDefinitionError
+from ..import_names import ImportNameError, import_module_named
 from ..jsondata import json_type
 from ..waiter import AsyncWaiter, Waiter
 from .input_options import load_json
@@ -239,12 +240,15 @@ class PackageSource:
 
     def __init__(self, package: str) -> None:
         try:
-            self.module = importlib.import_module(package)
-        except ImportError as exc:
-            raise SourceError(
-                f"cannot import package {package!r} ({exc}); generate it with "
-                "generate-waiters and put its folder on PYTHONPATH"
-            ) from None
+            self.module = import_module_named(package)
+        except ImportNameError as exc:
+            advice = {
+                "malformed": "pass its absolute, dotted module name (my_waiters.ec2)",
+                "missing": "generate it with generate-waiters and put its folder on "
+                "PYTHONPATH",
+                "raised": f"run python -c 'import {package}' to see where",
+            }[exc.kind]
+            raise SourceError(f"--package {package!r}: {exc}; {advice}") from None
         self.package = package
         self._catalog: list[_PackageService] | None = None
 
