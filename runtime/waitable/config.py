@@ -178,8 +178,10 @@ class WaiterConfig:
             _no_conflict(strategy, "min_delay", low, strategy.min_delay)
             _no_conflict(strategy, "max_delay", high, strategy.max_delay)
             object.__setattr__(self, "backoff", strategy.backoff)
-            low = strategy.min_delay if low is None else low
-            high = strategy.max_delay if high is None else high
+            # The strategy's own bound when it sets one (equal to a bound given here
+            # too, and a float, so a continuous strategy's jitter stays continuous).
+            low = low if strategy.min_delay is None else strategy.min_delay
+            high = high if strategy.max_delay is None else strategy.max_delay
         elif strategy is not None and not callable(strategy):
             raise WaiterConfigurationError(
                 f"{owner}: backoff must be a strategy such as waitable.SmithyBackoff() "

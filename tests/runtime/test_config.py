@@ -317,3 +317,21 @@ def test_a_named_strategys_jitter_is_continuous_for_whole_delays(
         waiter.wait({})
     delays = [delay for _, delay in starts_and_delays(stopped.value)][1:]
     assert any(delay != int(delay) for delay in delays), delays
+
+
+def test_bounds_stated_again_keep_a_named_strategys_jitter_continuous() -> None:
+    """`min_delay`/`max_delay` equal to the strategy's own may be given too; as ints
+    they once made every delay whole seconds (found by review, 2026-11-27)."""
+    strategy = named_strategy("fixedDelay", delay=5)
+    config = WaiterConfig(backoff=strategy, min_delay=5, max_delay=5)
+    assert type(config.min_delay) is float and type(config.max_delay) is float
+
+    def delays(config: WaiterConfig) -> list[float]:
+        waiter = waiter_class(THING_EXISTS)(
+            pending, clock=VirtualClock(), config=config, rng=random.Random(3)
+        )
+        with pytest.raises(WaiterMaxAttemptsError) as stopped:
+            waiter.wait({}, max_wait_time=10**6, max_attempts=30)
+        return [delay for _, delay in starts_and_delays(stopped.value)][1:]
+
+    assert delays(config) == delays(WaiterConfig(backoff=strategy))
