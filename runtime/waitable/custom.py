@@ -29,7 +29,6 @@ import random
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, ClassVar, Literal, TypeAlias, cast
 
 from .backoff import Backoff, new_context
@@ -52,6 +51,7 @@ from .definition import (
 )
 from .error_codes import is_transport_error
 from .errors import WaiterConfigurationError, WaiterEvaluationError
+from .files import UnreadableFile, read_text
 from .flow import Judge, Raised, Returned, WaitPlan
 from .invoke import OperationCall, bind_operation
 from .matching import (
@@ -633,8 +633,8 @@ def custom_waiter_from_trait(
     if isinstance(document, os.PathLike):
         source = os.fspath(document)
         try:
-            document = Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            document = read_text(source)
+        except UnreadableFile as exc:
             raise WaiterDefinitionError(
                 f"{source}: cannot read the waiter definition ({exc}); check the path"
             ) from None

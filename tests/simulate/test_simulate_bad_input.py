@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from waitable.simulate.commands import waitable
-from waitable.simulate.files import UnreadableFile, read_text
+from waitable.files import UnreadableFile, read_text
 from waitable.simulate.simulation import (
     SimulatedResource,
     simulate,

@@ -11,6 +11,7 @@ import click
 from ..config import STRATEGY_NAMES, WaiterConfig, named_strategy
 from ..definition import WaiterDefinition
 from ..errors import WaiterConfigurationError, WaiterError
+from ..files import UnreadableFile, read_text
 from ..import_names import ImportNameError, import_object
 from ..seconds import SecondsError, describe_value, parse_seconds
 from ..wait_cli.advice import Rewrites, option_rewrites, rewrite
@@ -18,7 +19,6 @@ from ..wait_cli.command import wait
 from ..wait_cli.input_options import load_json
 from ..waiter import AsyncWaiter, Waiter
 from .data import render_json
-from .files import UnreadableFile, read_text
 from .html import render_html
 from .report import build_report
 from .resource import ResourceModel

@@ -8,13 +8,13 @@ import importlib
 import json
 import shutil
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
 from ..backoff import FixedDelay
 from ..errors import WaiterConfigurationError, WaiterError
+from ..files import UnreadableFile, read_text
 from ..seconds import MAX_SECONDS
 from .advice import for_cli
 from .exit_codes import ExitCode, exit_code_of
@@ -100,8 +100,8 @@ def _input(
     if input_file is not None:
         origin = f"--input-file {input_file}"
         try:
-            text = Path(input_file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_text(input_file)
+        except UnreadableFile as exc:
             raise click.UsageError(f"cannot read {input_file} ({exc})") from None
     data: dict[str, Any] = {}
     if text is not None:

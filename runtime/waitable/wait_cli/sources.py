@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from ..definition import WaiterDefinition, WaiterDefinitionError
+from ..files import MAX_MODEL_BYTES, UnreadableFile, read_text
 from ..import_names import ImportNameError, import_module_named
 from ..jsondata import json_type
 from ..waiter import AsyncWaiter, Waiter
@@ -320,8 +321,8 @@ class ModelSource:
         self.path = path
         advice = "pass a model file such as the ones generate-waiters reads"
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_text(path, limit=MAX_MODEL_BYTES)
+        except UnreadableFile as exc:
             raise SourceError(
                 f"{path}: cannot read a Smithy JSON AST model ({exc}); {advice}"
             ) from None

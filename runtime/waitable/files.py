@@ -1,4 +1,6 @@
-"""Reading a file the user names (`--ready-samples @FILE`) as untrusted input.
+"""Reading a file the user names as untrusted input: `waitable wait --input-file`
+and `--model`, `waitable simulate --ready-samples @FILE`, a waiter definition file
+(`custom_waiter_from_trait`).
 
 The file is read whole, so it is bounded: at most `MAX_FILE_BYTES`, checked as it is
 read (a device such as `/dev/zero` has no size to check first). It is opened without
@@ -11,10 +13,13 @@ from __future__ import annotations
 import os
 import stat
 
-__all__ = ["MAX_FILE_BYTES", "UnreadableFile", "read_text"]
+__all__ = ["MAX_FILE_BYTES", "MAX_MODEL_BYTES", "UnreadableFile", "read_text"]
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
-"""The largest file read (16 MiB: millions of ready times)."""
+"""The largest file read (16 MiB: millions of ready times, any input document)."""
+
+MAX_MODEL_BYTES = 64 * 1024 * 1024
+"""The largest model file read (as `generate-waiters` reads them)."""
 
 _CHUNK = 1 << 16
 
