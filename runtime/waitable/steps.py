@@ -99,6 +99,8 @@ def attempt_to_data(attempt: Attempt[Any]) -> dict[str, Any]:
             }
             for r in attempt.retries
         ],
+        # only when set: a record of a wait that never stopped retrying is unchanged
+        **({"retry_stopped": attempt.retry_stopped} if attempt.retry_stopped else {}),
     }
 
 
@@ -140,7 +142,23 @@ def attempt_from_data(
             _retry_from_data(entry, f"{name}.retries[{index}]")
             for index, entry in enumerate(retries)
         ),
+        retry_stopped=_retry_stopped(f"{name}.retry_stopped", data),
     )
+
+
+#: Why a poll's retries stopped while its policy wanted another (`Attempt.retry_stopped`).
+RETRY_STOPPED = frozenset({"max_attempts", "max_time", "capacity", "cancelled"})
+
+
+def _retry_stopped(name: str, data: dict[str, Any]) -> str | None:
+    """An attempt's `retry_stopped`: absent (records before it was saved, and
+    attempts whose retries did not stop early) or one of `RETRY_STOPPED`."""
+    value = data.get("retry_stopped")
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in RETRY_STOPPED:
+        raise _refused(name, value, f"one of {', '.join(sorted(RETRY_STOPPED))}")
+    return str.__str__(value)
 
 
 def _retry_from_data(data: Any, name: str) -> Retry:

@@ -28,10 +28,11 @@ from waitable import (
 from waitable.custom import custom_waiter, error_type, path, retry, success
 from waitable.retry import StandardRetryStrategy
 from waitable.seconds import MAX_SECONDS
+from waitable import steps
 from waitable.steps import MAX_NEXT_DELAY, MAX_POLLS, MAX_TIME, rng_state
 from waitable.testing import VirtualClock
 
-from .harness import THING_EXISTS, waiter_class
+from .harness import THING_EXISTS, ServiceError, waiter_class
 
 WALL_START = 1_700_000_000.0
 
@@ -682,3 +683,30 @@ def test_poll_once_holds_acceptor_indexes_to_the_waiters_acceptors() -> None:
     data["history"][0]["acceptor_index"] = 99
     with pytest.raises(WaiterConfigurationError, match="acceptor_index"):
         waiter.poll_once(SavedWait.from_json(json.dumps(data)))
+
+
+def test_why_retries_stopped_survives_a_saved_wait() -> None:
+    """`Attempt.retry_stopped` was left out of the record, so a resumed wait's
+    history lost it (found by review, 2026-11-27)."""
+    clock = VirtualClock(0.0, wall_start=WALL_START)
+
+    def throttled(request: Any) -> Any:
+        raise ServiceError("ThrottlingException")
+
+    strategy = StandardRetryStrategy(max_attempts=2, token_bucket=None, clock=clock)
+    waiter = Thing(throttled, clock=clock, retry=strategy)
+    saved = waiter.start({}, max_wait_time=600, seed=1)
+    try:
+        step = waiter.poll_once(saved)
+        assert step.state is not None
+        attempts = SavedWait.from_json(step.state.to_json()).wait_state().history
+        [attempt] = list(attempts)
+    except WaiterError as error:
+        [attempt] = error.result.history
+    assert attempt.retry_stopped == "max_attempts"
+    data = json.loads(waiter.start({}, max_wait_time=600, seed=1).to_json())
+    entry = steps.attempt_to_data(attempt)
+    assert entry["retry_stopped"] == "max_attempts"
+    data.update(attempts=1, history=[{**entry, "retry_stopped": "bored"}])
+    with pytest.raises(WaiterConfigurationError, match=r"history\[0\]\.retry_stopped"):
+        SavedWait.from_json(json.dumps(data))
