@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from waitable.printable import code_point_escape
+
 TEXT_LIMIT = 120
 """How many characters of one model value a diagnostic shows before cutting it."""
 
@@ -51,19 +53,6 @@ def safe_text(value: object, limit: int = TEXT_LIMIT) -> str:
     return "".join(
         char if char.isprintable() else code_point_escape(char) for char in text
     )
-
-
-def code_point_escape(char: str) -> str:
-    """`\\xNN`, `\\uNNNN` or `\\UNNNNNNNN` for one character, as Python writes it.
-
-    Shared by diagnostics (`safe_text`) and string literals (`waitable_codegen.literals`).
-    """
-    code = ord(char)
-    if code < 0x100:
-        return f"\\x{code:02x}"
-    if code < 0x10000:
-        return f"\\u{code:04x}"
-    return f"\\U{code:08x}"
 
 
 def _describe(value: object) -> str:

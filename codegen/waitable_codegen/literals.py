@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable
 from string import Formatter
 from typing import NoReturn
 
-from .errors import code_point_escape
+from waitable.printable import code_point_escape
+
 from .naming import Identifier
 
 _SIMPLE_ESCAPES = {"\\": "\\\\", "\t": "\\t", "\r": "\\r", "\n": "\\n", '"': '\\"'}

@@ -19,7 +19,7 @@ from ..seconds import MAX_SECONDS
 from .advice import for_cli
 from .exit_codes import ExitCode, exit_code_of
 from .input_options import InputError, input_shape, load_json, parse_input_options
-from .printable import printable
+from ..printable import printable
 from .sources import (
     BotocoreSource,
     ModelSource,

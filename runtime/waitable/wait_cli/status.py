@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from ..clock import Clock, SystemClock
 from ..definition import InputOutputMatcher, WaiterDefinition
 from ..results import Attempt
-from .printable import printable
+from ..printable import printable
 
 __all__ = ["Status", "StatusClock", "seen"]
 
