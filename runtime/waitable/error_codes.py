@@ -68,17 +68,22 @@ def _raw_code(exc: BaseException) -> str:
 
 
 def _botocore_code(exc: BaseException) -> str | None:
-    """`exc.response["Error"]["Code"]` when it is non-empty text; None when it is
+    """`exc.response["Error"]["Code"]` when it is non-empty text, else None."""
+    code = _response_part(exc, "Error", "Code")
+    # a str subclass's own text is not read
+    return str.__str__(code) if isinstance(code, str) and code else None
+
+
+def _response_part(exc: BaseException, section: str, key: str) -> object:
+    """`exc.response[section][key]` (botocore's error response); None when it is
     missing, or when reading it raises (the error is the client's, not trusted)."""
     try:
         response = getattr(exc, "response", None)
         if isinstance(response, Mapping):
-            error = response.get("Error")
-            if isinstance(error, Mapping):
-                code = error.get("Code")
-                if isinstance(code, str) and code:
-                    return str.__str__(code)  # a str subclass's own text is not read
-    except Exception:  # a client's attribute that raises: no code to read
+            part = response.get(section)
+            if isinstance(part, Mapping):
+                return part.get(key)
+    except Exception:  # a client's attribute that raises: nothing to read
         return None
     return None
 
@@ -129,17 +134,8 @@ def response_status(exc: BaseException) -> int | None:
     """The HTTP status of the response an error carries: botocore's
     `response["ResponseMetadata"]["HTTPStatusCode"]`, or a plain HTTP client's
     (`_CLIENT_RESPONSE_ERRORS`); None when it carries none."""
-    try:
-        response = getattr(exc, "response", None)
-        if isinstance(response, Mapping):
-            metadata = response.get("ResponseMetadata")
-            if isinstance(metadata, Mapping):
-                status = metadata.get("HTTPStatusCode")
-                if type(status) is int:
-                    return status
-    except Exception:  # a client's attribute that raises: no status to read
-        return None
-    return _client_response_status(exc)
+    status = _response_part(exc, "ResponseMetadata", "HTTPStatusCode")
+    return status if type(status) is int else _client_response_status(exc)
 
 
 def _is_smithy_modeled(cls: type) -> bool:
