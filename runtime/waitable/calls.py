@@ -156,15 +156,26 @@ def make_call(
             token = _first_token_now(retrying.bucket, first + shift)
             if token is None or getattr(token, "wait", 0.0) > 0:
                 token = yield from _first_token(retrying.bucket, now, limit, shift)
+    # Seed 001: the first try is always made; without its token, no retries.
+    tokenless = retrying is not None and retrying.bucket is not None and token is None
     retries: list[Retry] = []
     call: CallRecord | None = None  # the last try's record, once one is judged
     try:
         while True:
+            # A poll may start up to the deadline (with the drivers' slack); a
+            # retry of its call, only up to `limit` (max_time or the deadline).
+            by = state.deadline + START_TOLERANCE if call is None else limit
             took = True
             if plan.rate_limit is not None:
-                took = yield from _take_rate_token(plan.rate_limit, state, now, shift)
+                took = yield from _take_rate_token(plan.rate_limit, by, now, shift)
             started = now()
             poll = poll_for(plan, state, started) if took else None
+            if call is not None and (poll is None or started > by + START_TOLERANCE):
+                # The retry scheduled is not made: the call ends with its last try.
+                retries.pop()
+                _resolve(token, started + shift, success=False)
+                call.retry_stopped = "max_time"
+                return call
             if poll is None:  # the try is not made: its token ends as a failure
                 _resolve(token, started + shift, success=False)
                 return CallRecord(LATE, started, started, retries, late=True)
@@ -195,6 +206,8 @@ def make_call(
                 pass
             elif tries >= retrying.max_attempts:
                 stopped = "max_attempts"
+            elif tokenless:
+                stopped = "capacity"
             else:
                 previous = retries[-1].delay if retries else None
                 delay = _retry_delay(plan, retrying, tries, limit - finished, previous)
@@ -362,17 +375,17 @@ def _pay_retry(
 
 
 def _take_rate_token(
-    limiter: RateLimit, state: WaitState, now: Callable[[], float], shift: float
+    limiter: RateLimit, by: float, now: Callable[[], float], shift: float
 ) -> Generator[Action, Outcome | None, bool]:
     """Sleep until the shared rate limiter lets this call go; False at once when
-    its next token comes only after the deadline (tokens come at refills, so no
-    call can be made in time: the wait need not sleep to its deadline to say so)."""
+    its next token comes only after clock time `by` (tokens come at refills, so
+    no call can be made in time: the wait need not sleep to `by` to say so)."""
     while True:
         at = now()
         wait = limiter.try_acquire(at + shift)
         if wait <= 0:
             return True
-        if at + wait > state.deadline + START_TOLERANCE:
+        if at + wait > by:
             return False
         yield Sleep(wait)
 
