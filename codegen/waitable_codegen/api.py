@@ -158,7 +158,7 @@ def generate(
         plan = plan_generation(model, names, service=service, jmespath=jmespath)
         del model  # planned: the model's shapes are no longer needed to render
         if not plan.packages:
-            return GenerationResult(target, events=events, check=check, jmespath=mode)
+            return no_waiters(target, fingerprint, events, check, force, mode)
         result = render_and_write(plan, target, fingerprint, events, check, force, mode)
         del plan  # gone before the collector resumes: it has nothing left to walk
     return result
@@ -180,8 +180,41 @@ def render_and_write(
     from .render import render_plan  # jinja2 loads into the memory the model held
 
     files = render_plan(plan)
+    return write_files(
+        files, target, fingerprint, events, check, force, mode, plan.waiter_count
+    )
+
+
+def no_waiters(
+    target: Path,
+    fingerprint: str,
+    events: tuple[ReportedEvent, ...],
+    check: bool,
+    force: bool,
+    mode: str,
+) -> GenerationResult:
+    """The result of a model without waiters: nothing written, but a package an
+    earlier generation wrote into `target` goes (or, with `check`, is reported
+    stale), as the model's waiters did; its manifest stays, listing no files."""
+    if read_manifest(target) is None:
+        return GenerationResult(target, events=events, check=check, jmespath=mode)
+    return write_files({}, target, fingerprint, events, check, force, mode, 0)
+
+
+def write_files(
+    files: dict[PurePosixPath, str],
+    target: Path,
+    fingerprint: str,
+    events: tuple[ReportedEvent, ...],
+    check: bool,
+    force: bool,
+    mode: str,
+    waiters: int,
+) -> GenerationResult:
+    """Write `files` (rendered) into `target` with their manifest, or with `check`
+    only compare them with what is there."""
     manifest = new_manifest(
-        fingerprint, files, [vars(event) for event in events], plan.waiter_count
+        fingerprint, files, [vars(event) for event in events], waiters
     )
     if check:
         changes = check_changes(target, files, force=force)
@@ -190,7 +223,7 @@ def render_and_write(
             changes = plan_changes(target, files, force=force)
             if changes.stale or changes.previous != manifest:
                 apply_changes(target, files, changes, manifest)
-    return _result(target, changes, events, plan.waiter_count, check, mode, files)
+    return _result(target, changes, events, waiters, check, mode, files)
 
 
 def _result(

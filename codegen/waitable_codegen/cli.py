@@ -143,7 +143,7 @@ def _fail(message: str, status: int) -> None:
 def _report(result: GenerationResult) -> int:
     """Print what happened; the exit status."""
     out = result.out_dir
-    if result.waiters == 0:
+    if result.waiters == 0 and not (result.written or result.removed or result.kept):
         _echo(
             f"generate-waiters: the model defines no waiters; nothing written to {out}"
         )

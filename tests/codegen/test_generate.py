@@ -337,3 +337,65 @@ def test_a_sibling_output_directory_is_never_treated_as_stale(tmp_path: Path) ->
     generate(SPEC_EXAMPLES, outer)
     assert listing(outer / "inner") == sorted([MANIFEST_NAME, *PACKAGE_FILES])
     assert not generate(SPEC_EXAMPLES, outer, check=True).stale
+
+
+def test_a_service_that_binds_no_waiter_does_not_hide_the_others(
+    tmp_path: Path,
+) -> None:
+    """A model whose waiters no service binds is generated whole; an unrelated
+    service beside them once made it "define no waiters" (found by review,
+    2026-11-27). The package is the one made without that service."""
+    model = json.loads(SPEC_EXAMPLES.read_text())
+    model["shapes"]["other.ns#Unrelated"] = {"type": "service", "version": "1"}
+    (tmp_path / "with").mkdir()
+    with_service = tmp_path / "with" / SPEC_EXAMPLES.name
+    with_service.write_text(json.dumps(model))
+    result = generate(with_service, tmp_path / "a")
+    assert result.waiters == 4
+    generate(SPEC_EXAMPLES, tmp_path / "b")
+    files = sorted(
+        p.name for p in (tmp_path / "b").iterdir() if p.name != MANIFEST_NAME
+    )
+    for name in files:
+        assert (tmp_path / "a" / name).read_bytes() == (
+            tmp_path / "b" / name
+        ).read_bytes()
+
+
+def _without_waiters(tmp_path: Path) -> Path:
+    model = json.loads(SPEC_EXAMPLES.read_text())
+    for shape in model["shapes"].values():
+        shape.get("traits", {}).pop("smithy.waiters#waitable", None)
+    (tmp_path / "bare").mkdir()
+    path = tmp_path / "bare" / SPEC_EXAMPLES.name
+    path.write_text(json.dumps(model))
+    return path
+
+
+def test_a_model_that_lost_its_waiters_takes_its_package_away(
+    tmp_path: Path,
+) -> None:
+    """The old package stayed (and --check passed on it) once the model had no
+    waiters left (found by review, 2026-11-27): now its files go, as the waiters
+    did, files that are not ours stay, and the manifest is left listing none."""
+    out = tmp_path / "out"
+    written = generate(SPEC_EXAMPLES, out).files
+    (out / "notes.txt").write_text("mine")
+    bare = _without_waiters(tmp_path)
+    checked = generate(bare, out, check=True)
+    assert checked.stale and set(checked.removed) == set(written)
+    assert all(path.exists() for path in written)  # --check writes nothing
+    result = generate(bare, out)
+    assert result.waiters == 0 and set(result.removed) == set(written)
+    assert sorted(p.name for p in out.iterdir()) == [MANIFEST_NAME, "notes.txt"]
+    again = generate(bare, out, check=True)
+    assert not again.stale and again.removed == ()
+    assert generate(SPEC_EXAMPLES, out).waiters == 4  # and back
+
+
+def test_a_model_without_waiters_into_a_new_directory_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    result = generate(_without_waiters(tmp_path), tmp_path / "out")
+    assert result.waiters == 0 and not result.stale
+    assert not (tmp_path / "out").exists()

@@ -186,11 +186,11 @@ def _groups(model: Model, service: str | None) -> list[_Group]:
             )
         operations = _waitable_in(model, chosen)
         return [_Group((), chosen, operations)] if operations else []
-    if not services:
-        operations = [s for s in model.waitable_operations() if s.type == "operation"]
-        return [_Group((), None, operations)] if operations else []
     with_waiters = [(s, _waitable_in(model, s)) for s in services]
     with_waiters = [(s, ops) for s, ops in with_waiters if ops]
+    if not with_waiters:  # no service (or none binding a waiter): every waiter
+        operations = [s for s in model.waitable_operations() if s.type == "operation"]
+        return [_Group((), None, operations)] if operations else []
     if len(with_waiters) == 1:
         chosen, operations = with_waiters[0]
         return [_Group((), chosen, operations)]
