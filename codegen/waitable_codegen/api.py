@@ -29,6 +29,7 @@ from .model import (
     ModelError,
     decode_text,
     expand_paths,
+    file_name,
     read_bytes,
     read_capped,
 )
@@ -121,6 +122,11 @@ def generate(
     `botocore` (service names, or `all`) reads the installed botocore's waiter
     data instead of models (see `waitable_codegen.botocore_generate`).
     """
+    if not os.fspath(out_dir):  # Path("") would be "." and replace this directory
+        raise UsageError(
+            "the output directory is empty text; pass the package directory, "
+            "e.g. -o src/my_sdk/waiters"
+        )
     if botocore is not None:
         given = [models] if isinstance(models, (str, Path)) else list(models)
         if given or service is not None:
@@ -268,7 +274,7 @@ def _refuse_models_inside(target: Path, inputs: Sequence[tuple[str, bytes]]) -> 
 
 
 def _display_name(label: str) -> str:
-    return STDIN_NAME if label == STDIN else Path(label).name
+    return STDIN_NAME if label == STDIN else file_name(label)
 
 
 def _read_inputs(

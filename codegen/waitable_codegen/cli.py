@@ -45,7 +45,7 @@ STDIN = "-"
 @click.option(
     "-o",
     "--out-dir",
-    type=click.Path(path_type=Path),
+    type=click.Path(path_type=str),  # kept as text: Path("") would be "."
     help=f"Package directory to write (default: ${PLUGIN_DIR_VARIABLE}).",
 )
 @click.option("--service", metavar="SHAPE_ID", help="Generate only this service.")
@@ -77,7 +77,7 @@ STDIN = "-"
 )
 def main(
     models: tuple[str, ...],
-    out_dir: Path | None,
+    out_dir: str | None,
     service: str | None,
     check: bool,
     force: bool,
@@ -93,7 +93,7 @@ def main(
             raise click.UsageError(
                 f"no output directory: pass -o OUT_DIR (or set {PLUGIN_DIR_VARIABLE})"
             )
-        out_dir = Path(plugin_dir)
+        out_dir = plugin_dir
     if not models and not botocore_services:
         if not plugin_dir:
             raise click.UsageError("no MODEL given: pass model files, or - for stdin")

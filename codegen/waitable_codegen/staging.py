@@ -185,7 +185,9 @@ def _rename(source: str, target: str, parent_fd: int, flags: int) -> bool:
     (then the caller falls back to plain renames). NOREPLACE falls back itself."""
     function = _renameat2()
     if function is not None:
-        result = function(parent_fd, source.encode(), parent_fd, target.encode(), flags)
+        result = function(
+            parent_fd, os.fsencode(source), parent_fd, os.fsencode(target), flags
+        )
         if result == 0:
             return True
         error = ctypes.get_errno()

@@ -229,3 +229,43 @@ def test_standard_input_goes_to_generate_already_read(
     done = run("-", "-o", str(tmp_path / "out"), stdin=b"model bytes")
     assert done.exit_code == 1 and "stop here" in done.stderr
     assert seen["stdin"] == b"model bytes" and seen["models"] == ("-",)
+
+
+def test_an_empty_output_directory_is_bad_usage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`-o ""` (a variable never set) was read as ".", so the current directory
+    became the package and was swapped for it (found by review, 2026-11-27)."""
+    from waitable_codegen import generate
+    from waitable_codegen.errors import UsageError
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app.py").write_text("print('app')\n")
+    before = tmp_path.stat().st_ino
+    result = CliRunner().invoke(main, [str(SPEC_EXAMPLES), "-o", ""])
+    assert result.exit_code == 2, result.output
+    assert "the output directory is empty text" in result.output
+    with pytest.raises(UsageError, match="empty text"):
+        generate(SPEC_EXAMPLES, "")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.py"]
+    assert tmp_path.stat().st_ino == before
+
+
+def test_the_readme_option_table_lists_every_option() -> None:
+    """`--botocore` and `--version` were offered by --help but missing from the
+    README's table (found by review, 2026-11-27)."""
+    import re
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("## Generate", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `-")]
+    documented = {
+        option
+        for row in rows
+        for option in re.findall(r"--?[A-Za-z][a-z-]*", row.split("|")[1])
+    }
+    offered = {
+        opt for param in main.params for opt in param.opts if opt.startswith("-")
+    }
+    offered |= {"-h", "--help"}
+    assert offered <= documented, sorted(offered - documented)

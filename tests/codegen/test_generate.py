@@ -399,3 +399,19 @@ def test_a_model_without_waiters_into_a_new_directory_writes_nothing(
     result = generate(_without_waiters(tmp_path), tmp_path / "out")
     assert result.waiters == 0 and not result.stale
     assert not (tmp_path / "out").exists()
+
+
+def test_names_that_are_not_utf8_are_generated_into(tmp_path: Path) -> None:
+    """A model file or OUT_DIR named with bytes that are not UTF-8 ended in an
+    internal error (the fingerprint and the swap encoded the names as UTF-8), and
+    the swap left its staging directory behind (found by review, 2026-11-27)."""
+    import os
+
+    model = tmp_path / os.fsdecode(b"model\xff.json")
+    shutil.copyfile(SPEC_EXAMPLES, model)
+    out = tmp_path / os.fsdecode(b"out\xfe")
+    result = generate(model, out)
+    assert result.waiters == 4
+    assert "# From: model\\\\xff.json" in (out / "waiters.py").read_text()
+    assert sorted(os.listdir(tmp_path)) == sorted([model.name, out.name])
+    assert generate(model, out).written == ()  # and again: nothing to do

@@ -138,5 +138,14 @@ def _unreadable(path: Path, exc: Exception) -> ModelError:
     return ModelError(f"{_shown(path)}: cannot read model file ({safe_text(reason)})")
 
 
+def file_name(path: str | os.PathLike[str]) -> str:
+    """The last part of a model file's path as the package and its manifest record
+    it: text, with the bytes of a name that is not UTF-8 as `\\xNN` escapes."""
+    name = Path(path).name
+    if name.isascii():
+        return name
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
 def _shown(path: Path) -> str:
     return safe_text(str(path), 300)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import PurePath
 
 from ..docs import WRAP_WIDTH, normalize, to_docstring_text
 from ..errors import GenerationError, UsageError
@@ -22,7 +21,7 @@ from ..literals import (
     number_literal,
     string_literal,
 )
-from ..model import Model, Shape
+from ..model import Model, Shape, file_name
 from ..naming import (
     Identifier,
     identifier,
@@ -115,7 +114,7 @@ class _Group:
         files = {shape.source for shape in self.operations}
         if self.service is not None:
             files.add(self.service.source)
-        shown = files | {PurePath(file).name for file in files}
+        shown = files | {file_name(file) for file in files}
         return [name for name in sources if name in shown]
 
 
