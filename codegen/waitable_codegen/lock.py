@@ -38,7 +38,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import GenerationError
-from .staging import OutputSite, is_lock_name, lock_name_of, recover
+from .staging import NAME_MAX, OutputSite, is_lock_name, lock_name_of, recover
 from .write_checkpoints import checkpoint
 from .write_read import Kind, lstat_kind, open_directory
 
@@ -50,7 +50,6 @@ _WIDENING = 1.0
 _RESTARTS = 1000  # a guard against a directory whose identity never settles
 #: What opening the lock file fails with when something stands at its name.
 _IN_THE_WAY = frozenset({errno.ELOOP, errno.EISDIR, errno.ENXIO, errno.EWOULDBLOCK})
-_NAME_MAX = 255  # bytes in a file name (Linux, the BSDs, macOS)
 #: How deep directories in OUT_DIR may go (the carry into the new package recurses).
 DEPTH_LIMIT = 64
 
@@ -118,7 +117,7 @@ def _make_parents(directory: Path) -> None:
         directory = directory.parent
     for path in reversed(missing):
         site = OutputSite.of(path)
-        if len(os.fsencode(site.lock_name)) > _NAME_MAX:
+        if len(os.fsencode(site.lock_name)) > NAME_MAX:
             os.makedirs(path, exist_ok=True)  # no run can have it as OUT_DIR
             continue
         with output_lock(site, _unchanged, nested=False) as parent:

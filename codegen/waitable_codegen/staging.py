@@ -25,6 +25,7 @@ import errno
 import functools
 import os
 import shutil
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,8 @@ from .write_read import Kind, lstat_kind
 
 SWAP_VARIABLE = "GENERATE_WAITERS_SWAP"
 _LOCK_SUFFIX = ".generate-waiters.lock"
+NAME_MAX = 255
+"""Bytes in a file name (Linux, the BSDs, macOS)."""
 _AT_FDCWD = -100
 _RENAME_NOREPLACE = 1
 _RENAME_EXCHANGE = 2
@@ -72,6 +75,15 @@ class OutputSite:
         """Where the old package waits between the two renames of a portable swap."""
         return f".{self.name}.generate-waiters.old"
 
+    def sibling_room(self) -> int:
+        """How many bytes OUT_DIR's name may have for its siblings' names to fit
+        in `NAME_MAX` (each is the name with a prefix and a suffix added)."""
+        added = max(
+            len(sibling) - len(self.name)
+            for sibling in (self.lock_name, self.staging_name, self.retired_name)
+        )
+        return NAME_MAX - added
+
     def leftovers(self) -> bool:
         """True when a run is under way or a killed one left something beside
         OUT_DIR (its lock file, a staging or retired directory)."""
@@ -102,9 +114,39 @@ def discard(parent_fd: int, name: str) -> None:
     if kind is Kind.MISSING:
         return
     if kind is Kind.DIRECTORY:
-        shutil.rmtree(name, dir_fd=parent_fd)
+        try:
+            shutil.rmtree(name, dir_fd=parent_fd)
+        except PermissionError:  # a read-only directory (the user's) in the tree
+            _make_removable(parent_fd, name)
+            shutil.rmtree(name, dir_fd=parent_fd)
     else:
         os.unlink(name, dir_fd=parent_fd)
+
+
+_OPEN_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def _make_removable(parent_fd: int, name: str) -> None:
+    """Give every directory of the tree `name` its owner's read, write and search
+    bits, so that its entries can be removed. Only directories, reached through no
+    link: the files are links the new package keeps, and their modes stay. One
+    directory is open at a time (a wide tree must not run out of descriptors)."""
+    pending = [name]
+    while pending:
+        path = pending.pop()
+        descriptor = os.open(path, _OPEN_DIRECTORY, dir_fd=parent_fd)
+        try:
+            mode = stat.S_IMODE(os.fstat(descriptor).st_mode)
+            if mode & 0o700 != 0o700:
+                os.fchmod(descriptor, mode | 0o700)
+            with os.scandir(descriptor) as children:
+                pending.extend(
+                    f"{path}/{child.name}"
+                    for child in children
+                    if child.is_dir(follow_symlinks=False)
+                )
+        finally:
+            os.close(descriptor)
 
 
 def recover(site: OutputSite, parent_fd: int) -> None:

@@ -21,7 +21,14 @@ from pathlib import Path, PurePosixPath
 from .errors import GenerationError
 from .lock import output_lock
 from .plan import HEADER_MARK
-from .staging import OutputSite, discard, is_lock_name, make_visible, recover
+from .staging import (
+    NAME_MAX,
+    OutputSite,
+    discard,
+    is_lock_name,
+    make_visible,
+    recover,
+)
 from .write_checkpoints import checkpoint
 from .write_manifest import (
     MANIFEST_LIMIT,
@@ -269,6 +276,16 @@ def apply_changes(
 def exclusive(out_dir: Path) -> Iterator[None]:
     """Hold OUT_DIR's lock for the block, after finishing or cleaning up whatever
     a killed run left beside it; makes OUT_DIR's parent directories if missing."""
+    site = OutputSite.of(out_dir)
+    room = site.sibling_room()
+    if len(os.fsencode(site.name)) > room:
+        raise GenerationError(
+            f"{out_dir}: the output directory's name is {len(os.fsencode(site.name))} "
+            f"bytes, but generate-waiters writes its lock file and the new package "
+            f"beside it under names {NAME_MAX - room} bytes longer, past the "
+            f"{NAME_MAX} a file name may have; name the directory in at most {room} "
+            "bytes"
+        )
     existing = os.path.dirname(os.path.abspath(out_dir))
     while not os.path.lexists(existing):
         existing = os.path.dirname(existing)
@@ -276,7 +293,6 @@ def exclusive(out_dir: Path) -> Iterator[None]:
         os.stat(existing)  # a symbolic link to nothing (or a loop): made by no one
     except OSError as exc:
         raise _write_error(exc, out_dir) from None
-    site = OutputSite.of(out_dir)
     with output_lock(site, lambda exc: _write_error(exc, out_dir)):
         yield
 
@@ -302,9 +318,12 @@ def _build(
     os.mkdir(site.staging_name, stat.S_IMODE(mode), dir_fd=parent)
     directories = {PurePosixPath(): open_directory(site.staging_name, parent)}
     written: list[int] = []  # the new files' descriptors, open until synced
+    # The modes the old directories had, given to their copies once everything is
+    # in them (a read-only directory of the user's would refuse the links into it).
+    modes: dict[PurePosixPath, int] = (
+        {PurePosixPath(): stat.S_IMODE(mode)} if old else {}
+    )
     try:
-        if old:
-            os.fchmod(directories[PurePosixPath()], stat.S_IMODE(mode))
         for relative, content in sorted(files.items()):
             folder = _directory(directories, relative.parent)
             written.append(_write_file(folder, relative.name, content.encode("utf-8")))
@@ -314,13 +333,15 @@ def _build(
         if old:
             source = open_directory(site.name, parent)
             try:
-                _carry(source, directories, PurePosixPath(), dropped)
+                _carry(source, directories, PurePosixPath(), dropped, modes)
             finally:
                 os.close(source)
             checkpoint("carried files that are not ours")
         root = directories[PurePosixPath()]
         written.append(_write_file(root, MANIFEST_NAME, manifest.to_bytes()))
         checkpoint("staged the manifest")
+        for relative, kept in modes.items():  # before the sync, which records them
+            os.fchmod(directories[relative], kept)
         _sync_and_close(written, [*directories.values()])  # one round: together
     finally:
         close_all([*written, *directories.values()])  # each one, whatever fails
@@ -364,9 +385,11 @@ def _carry(
     directories: dict[PurePosixPath, int],
     relative: PurePosixPath,
     dropped: set[PurePosixPath],
+    modes: dict[PurePosixPath, int],
 ) -> None:
     """Hard-link every entry of the old directory `relative` that is not ours into
-    the staging directory (links and special files as themselves, never followed)."""
+    the staging directory (links and special files as themselves, never followed);
+    each old directory's mode goes into `modes`, for its copy once it is filled."""
     target = directories[relative]
     for name, kind, size in entries(source):
         path = relative / name
@@ -385,8 +408,8 @@ def _carry(
                         continue
                     os.mkdir(name, dir_fd=target)
                 directories[path] = open_directory(name, target)
-            os.fchmod(directories[path], stat.S_IMODE(os.fstat(child).st_mode))
-            _carry(child, directories, path, dropped)
+            modes[path] = stat.S_IMODE(os.fstat(child).st_mode)
+            _carry(child, directories, path, dropped, modes)
         finally:
             os.close(child)
 

@@ -415,3 +415,17 @@ def test_names_that_are_not_utf8_are_generated_into(tmp_path: Path) -> None:
     assert "# From: model\\\\xff.json" in (out / "waiters.py").read_text()
     assert sorted(os.listdir(tmp_path)) == sorted([model.name, out.name])
     assert generate(model, out).written == ()  # and again: nothing to do
+
+
+def test_a_name_too_long_for_the_siblings_is_refused_saying_so(tmp_path: Path) -> None:
+    """A 240-byte OUT_DIR name is legal, but the lock file and staging directory
+    beside it would not be: the run failed saying to check permissions (found by
+    review, 2026-11-27); it now says how long the name may be."""
+    from waitable_codegen.staging import OutputSite
+
+    room = OutputSite.of(tmp_path / "x").sibling_room()
+    fits, too_long = tmp_path / ("w" * room), tmp_path / ("w" * (room + 1))
+    assert generate(SPEC_EXAMPLES, fits).waiters == 4
+    with pytest.raises(GenerationError, match=f"in at most {room} bytes"):
+        generate(SPEC_EXAMPLES, too_long)
+    assert not too_long.exists()

@@ -12,6 +12,7 @@ import fcntl
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -319,3 +320,36 @@ def test_two_users_locking_one_out_dir_under_umask_077_are_never_refused() -> No
             assert int(locked) > 0 and int(refused) == 0, messages
     finally:
         shutil.rmtree(shared)
+
+
+def test_a_read_only_directory_of_the_users_does_not_stop_a_regeneration(
+    tmp_path: Path,
+) -> None:
+    """A directory of the user's own in OUT_DIR, made read-only, was copied with its
+    mode before its files were linked into the copy, and the old one could not be
+    emptied: every later run failed (found by review, 2026-11-27). The copy gets
+    its mode once filled, and the old tree is made removable, directories only."""
+    out = tmp_path / "pkg"
+    generate(NEW, out)
+    data = out / "data"
+    data.mkdir()
+    (data / "notes.txt").write_text("mine")
+    (data / "notes.txt").chmod(0o444)
+    data.chmod(0o555)
+    try:
+        done = subprocess.run(
+            [*AS_ANOTHER_USER, *command([SPEC_EXAMPLES], out)],
+            env=environment(tmp_path / "trace"),
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        assert (out / "data" / "notes.txt").read_text() == "mine"
+        assert stat.S_IMODE((out / "data").stat().st_mode) == 0o555
+        assert stat.S_IMODE((out / "data" / "notes.txt").stat().st_mode) == 0o444
+        assert (out / "waiters.py").exists()
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["pkg", "trace"]
+    finally:
+        for directory in (out / "data", data):
+            if directory.exists():
+                directory.chmod(0o755)
