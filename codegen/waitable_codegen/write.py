@@ -11,6 +11,7 @@ not ours are carried there as hard links, and it is swapped in (`staging.py`).
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Iterator, Mapping, Sequence
@@ -297,7 +298,25 @@ def exclusive(out_dir: Path) -> Iterator[None]:
         yield
 
 
+class _CarryRefused(OSError):
+    """The system refused to hard-link a file that is not ours into the new package
+    (`fs.protected_hardlinks`: a file of another user's that this one may not write)."""
+
+
 def _write_error(exc: OSError, out_dir: Path) -> GenerationError:
+    if isinstance(exc, _CarryRefused):
+        return GenerationError(
+            f"{out_dir / str(exc.filename)}: generate-waiters keeps the files in "
+            f"OUT_DIR that it did not write by linking them into the new package, and "
+            f"the system refuses to link this one ({exc.strerror}; a file of another "
+            "user's): move it out of the output directory, or run as its owner"
+        )
+    if exc.errno == errno.EBUSY:
+        return GenerationError(
+            f"{out_dir}: cannot replace the output directory ({exc.strerror}); "
+            "generate-waiters swaps in a new package directory, which a mount point "
+            "cannot be: pass a directory inside it"
+        )
     return GenerationError(
         f"{out_dir}: cannot write generated files ({exc.strerror}); "
         "check that the output directory and its parent are writable"
@@ -396,9 +415,16 @@ def _carry(
         if path in dropped or (kind is Kind.FILE and not size and is_lock_name(name)):
             continue  # ours, or a nested run's lock file (that run removes it)
         if kind is not Kind.DIRECTORY:
-            os.link(
-                name, name, src_dir_fd=source, dst_dir_fd=target, follow_symlinks=False
-            )
+            try:
+                os.link(
+                    name,
+                    name,
+                    src_dir_fd=source,
+                    dst_dir_fd=target,
+                    follow_symlinks=False,
+                )
+            except PermissionError as exc:
+                raise _CarryRefused(exc.errno, exc.strerror, path.as_posix()) from None
             continue
         child = open_directory(name, source)
         try:

@@ -353,3 +353,37 @@ def test_a_read_only_directory_of_the_users_does_not_stop_a_regeneration(
         for directory in (out / "data", data):
             if directory.exists():
                 directory.chmod(0o755)
+
+
+def test_a_file_the_system_will_not_let_us_link_is_named_with_what_to_do() -> None:
+    """A file of another user's in OUT_DIR cannot be linked into the new package
+    under `fs.protected_hardlinks`; the error blamed the directories' write
+    permission (found by review, 2026-11-27). It now names the file and the way
+    out, and nothing changes."""
+    if Path("/proc/sys/fs/protected_hardlinks").read_text().strip() != "1":
+        pytest.skip("needs fs.protected_hardlinks=1 (Linux's default)")
+    root = Path(tempfile.mkdtemp())  # beside /tmp's others: nobody can reach it
+    try:
+        root.chmod(0o755)
+        model = root / "model.json"
+        shutil.copyfile(SPEC_EXAMPLES, model)
+        os.chown(root, NOBODY, NOBODY)
+        os.chown(model, NOBODY, NOBODY)
+        as_nobody = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}"]
+        run = [*as_nobody, "--clear-groups", *command([model], root / "pkg")]
+        env = environment(root / "trace")
+        first = subprocess.run(run, env=env, capture_output=True, text=True)
+        assert first.returncode == 0, first.stderr
+        out = root / "pkg"
+        (out / "NOTES.txt").write_text("root's")  # owned by root, 0644
+        model.write_text(model.read_text().replace("has been created", "exists"))
+        before = {p.name: p.read_bytes() for p in out.iterdir()}
+        second = subprocess.run(run, env=env, capture_output=True, text=True)
+        assert second.returncode == 1
+        assert f"{out / 'NOTES.txt'}: generate-waiters keeps the files" in second.stderr
+        assert "move it out of the output directory, or run as its owner" in (
+            second.stderr
+        )
+        assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    finally:
+        shutil.rmtree(root)
