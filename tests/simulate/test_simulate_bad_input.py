@@ -35,8 +35,9 @@ from waitable.wait_cli.input_options import load_json
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SIMULATED = "waitable.simulate.simulation:SimulatedResource"
-#: Deeper than the JSON parser follows (the default recursion limit is 1000).
-DEEP = "[" * 5000 + "]" * 5000
+#: Deeper than Python's JSON parser follows on any version (3.13 follows 5,000 levels), and
+#: still one argument a process may be given (Linux: at most 128 KiB each).
+DEEP = "[" * 60_000 + "]" * 60_000
 #: A Python caller's argument names, which the command has no option for.
 PYTHON_NAMES = re.compile(
     r"wait_timeout|max_wait_time|\bmin_delay\b|\bmax_delay\b|\bbase_delay\b|"
