@@ -163,8 +163,6 @@ def generate(
         names = [_display_name(label) for label, _ in inputs]
         plan = plan_generation(model, names, service=service, jmespath=jmespath)
         del model  # planned: the model's shapes are no longer needed to render
-        if not plan.packages:
-            return no_waiters(target, fingerprint, events, check, force, mode)
         result = render_and_write(plan, target, fingerprint, events, check, force, mode)
         del plan  # gone before the collector resumes: it has nothing left to walk
     return result
@@ -182,29 +180,21 @@ def render_and_write(
     """Render a plan and write it into `target` (or, with `check`, only compare).
 
     The one tail of every generation, from a Smithy model or from botocore's data.
+    A plan without packages (a model without waiters) writes nothing, but a
+    package an earlier generation wrote into `target` goes (or, with `check`, is
+    reported stale), as the model's waiters did; its manifest stays, listing none.
     """
-    from .render import render_plan  # jinja2 loads into the memory the model held
+    if not plan.packages:
+        if read_manifest(target) is None:
+            return GenerationResult(target, events=events, check=check, jmespath=mode)
+        files: dict[PurePosixPath, str] = {}
+    else:
+        from .render import render_plan  # jinja2 loads into the memory the model held
 
-    files = render_plan(plan)
+        files = render_plan(plan)
     return write_files(
         files, target, fingerprint, events, check, force, mode, plan.waiter_count
     )
-
-
-def no_waiters(
-    target: Path,
-    fingerprint: str,
-    events: tuple[ReportedEvent, ...],
-    check: bool,
-    force: bool,
-    mode: str,
-) -> GenerationResult:
-    """The result of a model without waiters: nothing written, but a package an
-    earlier generation wrote into `target` goes (or, with `check`, is reported
-    stale), as the model's waiters did; its manifest stays, listing no files."""
-    if read_manifest(target) is None:
-        return GenerationResult(target, events=events, check=check, jmespath=mode)
-    return write_files({}, target, fingerprint, events, check, force, mode, 0)
 
 
 def write_files(

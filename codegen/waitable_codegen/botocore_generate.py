@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from .api import GenerationResult, no_waiters, render_and_write
+from .api import GenerationResult, render_and_write
 from .botocore_model import botocore_loader, botocore_services, smithy_document
 from .errors import GenerationError, UsageError
 from .fingerprint import inputs_fingerprint
@@ -73,6 +73,4 @@ def generate_botocore(
 
     plan = plan_generation(model, [source], jmespath=jmespath)
     del model
-    if not plan.packages:
-        return no_waiters(target, fingerprint, (), check, force, mode)
     return render_and_write(plan, target, fingerprint, (), check, force, mode)
