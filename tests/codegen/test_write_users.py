@@ -355,35 +355,32 @@ def test_a_read_only_directory_of_the_users_does_not_stop_a_regeneration(
                 directory.chmod(0o755)
 
 
-def test_a_file_the_system_will_not_let_us_link_is_named_with_what_to_do() -> None:
+def test_a_file_the_system_will_not_let_us_link_is_named_with_what_to_do(
+    tmp_path: Path,
+) -> None:
     """A file of another user's in OUT_DIR cannot be linked into the new package
     under `fs.protected_hardlinks`; the error blamed the directories' write
     permission (found by review, 2026-11-27). It now names the file and the way
-    out, and nothing changes."""
+    out, and nothing changes. Root plays a user without the powers to override
+    file modes or ownership (CAP_FOWNER lets root link any file)."""
     if Path("/proc/sys/fs/protected_hardlinks").read_text().strip() != "1":
         pytest.skip("needs fs.protected_hardlinks=1 (Linux's default)")
-    root = Path(tempfile.mkdtemp())  # beside /tmp's others: nobody can reach it
-    try:
-        root.chmod(0o755)
-        model = root / "model.json"
-        shutil.copyfile(SPEC_EXAMPLES, model)
-        os.chown(root, NOBODY, NOBODY)
-        os.chown(model, NOBODY, NOBODY)
-        as_nobody = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}"]
-        run = [*as_nobody, "--clear-groups", *command([model], root / "pkg")]
-        env = environment(root / "trace")
-        first = subprocess.run(run, env=env, capture_output=True, text=True)
-        assert first.returncode == 0, first.stderr
-        out = root / "pkg"
-        (out / "NOTES.txt").write_text("root's")  # owned by root, 0644
-        model.write_text(model.read_text().replace("has been created", "exists"))
-        before = {p.name: p.read_bytes() for p in out.iterdir()}
-        second = subprocess.run(run, env=env, capture_output=True, text=True)
-        assert second.returncode == 1
-        assert f"{out / 'NOTES.txt'}: generate-waiters keeps the files" in second.stderr
-        assert "move it out of the output directory, or run as its owner" in (
-            second.stderr
-        )
-        assert {p.name: p.read_bytes() for p in out.iterdir()} == before
-    finally:
-        shutil.rmtree(root)
+    out = tmp_path / "pkg"
+    generate(SPEC_EXAMPLES, out)
+    notes = out / "NOTES.txt"
+    notes.write_text("a colleague's")
+    os.chown(notes, NOBODY, NOBODY)  # 0644: readable, not writable, by this user
+    model = tmp_path / "model.json"
+    model.write_text(SPEC_EXAMPLES.read_text().replace("has been created", "exists"))
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    as_a_user = [*AS_ANOTHER_USER[:-1], AS_ANOTHER_USER[-1] + ",-fowner"]
+    done = subprocess.run(
+        [*as_a_user, *command([model], out)],
+        env=environment(tmp_path / "trace"),
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1, done.stderr
+    assert f"{notes}: generate-waiters keeps the files" in done.stderr
+    assert "move it out of the output directory, or run as its owner" in done.stderr
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
