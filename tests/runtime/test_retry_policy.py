@@ -366,3 +366,18 @@ def test_importing_the_policy_imports_no_http_library() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_an_error_that_is_not_retry_safe_is_never_retried_even_if_throttling() -> None:
+    """smithy-python's strategies retry an error only when `is_retry_safe` is true;
+    one flagged throttling but not retry-safe was retried here (found by review,
+    2026-11-27)."""
+    from waitable.retry.policy import StandardRetryPolicy
+
+    class NotSafe(Exception):
+        is_retry_safe = False
+        is_throttling_error = True
+        is_timeout_error = True
+
+    directive = StandardRetryPolicy().evaluate_error(NotSafe())
+    assert getattr(directive, "reason", None) is None

@@ -5,9 +5,10 @@ through tiers, the first that answers winning (seed 001's `StandardRetryPolicy`,
 with the AWS lists of botocore's standard retry mode):
 
 1. Retry information the error carries (smithy-python's `ErrorRetryInfo` and
-   `HasFault`): `is_throttling_error` → Throttling, `is_timeout_error` → Timeout,
-   `is_retry_safe` with `fault` "server"/"client" → ServerSide/ClientSide, and
-   `is_retry_safe is False` → fail (smithy-python: such an error MUST NOT be retried).
+   `HasFault`): `is_retry_safe is False` → fail, first (smithy-python: such an
+   error MUST NOT be retried, whatever else it says); `is_throttling_error` →
+   Throttling, `is_timeout_error` → Timeout, `is_retry_safe` with `fault`
+   "server"/"client" → ServerSide/ClientSide.
    These play seed 001's `SdkBaseException`/`ServiceException` metadata tiers.
 2. The error code (`waitable.error_codes.error_code`: botocore's
    `response["Error"]["Code"]`, a `code` attribute, else the class name):
@@ -198,14 +199,16 @@ class StandardRetryPolicy:
 
 
 def _evaluate_retry_info(error: BaseException) -> RetryDirective | None:
-    """Tier 1: the retry information a smithy-python style error carries itself."""
+    """Tier 1: the retry information a smithy-python style error carries itself.
+    `is_retry_safe=False` comes first: smithy-python retries no such error, however
+    else it is flagged (its strategies retry only when `is_retry_safe` is true)."""
+    safe = _attribute(error, "is_retry_safe")
+    if safe is False:
+        return TERMINATE_AND_FAIL
     if _attribute(error, "is_throttling_error") is True:
         return _DIRECTIVES[RetryErrorType.THROTTLING]
     if _attribute(error, "is_timeout_error") is True:
         return _DIRECTIVES[RetryErrorType.TIMEOUT]
-    safe = _attribute(error, "is_retry_safe")
-    if safe is False:
-        return TERMINATE_AND_FAIL
     if safe is True:
         fault = _attribute(error, "fault")
         if isinstance(fault, str) and str.__eq__(fault, "server"):
