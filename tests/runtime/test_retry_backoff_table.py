@@ -389,3 +389,16 @@ def test_a_retry_backoff_is_told_the_delay_before_the_last_retry(
     retries = retry_delays(strategy, asynchronous=asynchronous)
     previous = [context.previous_delay for context in backoff.contexts]
     assert previous == [None, *(retry.delay for retry in retries[:-1])]
+
+
+def test_a_whole_number_cap_keeps_the_jitter_continuous() -> None:
+    """`max_backoff=3` once made the default backoff draw whole seconds (0, 1, 2
+    or 3) once the cap was reached; AWS standard mode's jitter is continuous
+    (found by review, 2026-11-27)."""
+    clock = VirtualClock()
+    strategy = StandardRetryStrategy(
+        max_attempts=12, max_backoff=3, token_bucket=None, clock=clock
+    )
+    delays = [retry.delay for retry in retry_delays(strategy)]
+    assert all(0 <= delay <= 3 for delay in delays)
+    assert any(delay != int(delay) for delay in delays[3:]), delays

@@ -132,7 +132,8 @@ class StandardRetryStrategy:
     (the cap `c`). `min_backoff` defaults to 1 s, or to `max_backoff` when
     that is smaller; given, it must be more than 0 and at most `max_backoff`.
     A backoff given delays of its own (`FixedDelay(30)`) is used as given, as a
-    waiter's is: `max_backoff` caps only the formulas that take `c`.
+    waiter's is: `max_backoff` caps only the formulas that take `c`. Both are given
+    as floats, so jitter is continuous (AWS standard mode) even for `max_backoff=3`.
     """
 
     max_attempts: int = 3
@@ -215,8 +216,8 @@ class StandardRetryStrategy:
             max_attempts=self.max_attempts,
             max_time=math.inf if self.max_time is None else self.max_time,
             bucket=self.token_bucket,
-            min_delay=self._base_backoff,
-            max_delay=self.max_backoff,
+            min_delay=float(self._base_backoff),
+            max_delay=float(self.max_backoff),
         )
 
     def retry(
@@ -283,8 +284,8 @@ class StandardRetryStrategy:
             max_attempts=self.max_attempts,
             max_time=max_time,
             bucket=self.token_bucket,
-            min_delay=self._base_backoff,
-            max_delay=self.max_backoff,
+            min_delay=float(self._base_backoff),
+            max_delay=float(self.max_backoff),
         )
         return WaitPlan(
             _RETRY_DEFINITION,
