@@ -579,8 +579,10 @@ def custom_waiter(
 
     Acceptors come from `success`/`failure`/`retry` (or are `Acceptor` objects);
     `max_attempts` and `max_wait_time` become defaults of every `wait()`;
-    `delay_before_first_attempt` makes the first poll wait `min_delay` (seed
-    003's `ExecuteAfterFirstDelay`). The asyncio class is the result's `.Async`.
+    `delay_before_first_attempt` makes the first poll wait the backoff's first
+    delay, as before the second poll (seed 003's `ExecuteAfterFirstDelay`; with the
+    fixed delay seed 003 uses, that delay itself). The asyncio class is the
+    result's `.Async`.
     """
     settings = _Settings(
         min_delay,
