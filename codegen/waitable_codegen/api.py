@@ -192,23 +192,7 @@ def render_and_write(
         from .render import render_plan  # jinja2 loads into the memory the model held
 
         files = render_plan(plan)
-    return write_files(
-        files, target, fingerprint, events, check, force, mode, plan.waiter_count
-    )
-
-
-def write_files(
-    files: dict[PurePosixPath, str],
-    target: Path,
-    fingerprint: str,
-    events: tuple[ReportedEvent, ...],
-    check: bool,
-    force: bool,
-    mode: str,
-    waiters: int,
-) -> GenerationResult:
-    """Write `files` (rendered) into `target` with their manifest, or with `check`
-    only compare them with what is there."""
+    waiters = plan.waiter_count
     manifest = new_manifest(
         fingerprint, files, [vars(event) for event in events], waiters
     )
