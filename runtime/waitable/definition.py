@@ -23,6 +23,7 @@ import jmespath
 from jmespath.exceptions import JMESPathError
 
 from .comparators import COMPARATORS, Comparison
+from .interpreter_nesting import MAX_INTERPRETED_NESTING, interpreted_nesting
 from .jmespath_runtime import JMESPathEvaluationError
 from .outputs import OutputConverter
 from .reads import Position, Reads, output_reads_of
@@ -85,6 +86,14 @@ def _compile(path: str, what: str) -> Search:
             f"the JMESPath expression in {what} {path[:60]!r}... nests too deeply "
             "to parse; simplify the expression in the waiter's trait"
         ) from None
+    nesting = interpreted_nesting(parsed.parsed)
+    if nesting > MAX_INTERPRETED_NESTING:
+        raise WaiterDefinitionError(
+            f"the JMESPath expression in {what} {path[:60]!r}... nests {nesting} "
+            f"levels deep, past the {MAX_INTERPRETED_NESTING} the jmespath "
+            "interpreter evaluates; simplify the expression in the waiter's trait "
+            "(a generated waiter may use --jmespath compiled, which has no such limit)"
+        )
 
     def search(value: Any) -> Any:
         """The interpreter's search. What it raises on values outside its own checks

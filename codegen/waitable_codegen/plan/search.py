@@ -11,6 +11,11 @@ import importlib
 import importlib.util
 from collections.abc import Callable
 
+import jmespath
+from jmespath.exceptions import JMESPathError
+
+from waitable.interpreter_nesting import MAX_INTERPRETED_NESTING, interpreted_nesting
+
 from ..errors import GenerationError, UsageError
 from ..literals import compiled_function
 from ..naming import Identifier, unique_name
@@ -63,6 +68,7 @@ class SearchFunctions:
     ) -> Identifier | None:
         """The name of the function computing `expression`, or None (interpreted)."""
         if self.compiler is None:
+            _check_interpretable(expression, where)
             return None
         known = self.by_expression.get(expression)
         if known is not None:
@@ -80,6 +86,23 @@ class SearchFunctions:
     def plans(self) -> tuple[SearchFunctionPlan, ...]:
         """The functions in the order they were first needed."""
         return tuple(self.by_expression.values())
+
+
+def _check_interpretable(expression: str, where: str) -> None:
+    """Refuse a path the runtime's interpreter would refuse when the generated
+    module is imported (`waitable.interpreter_nesting`): nested too deeply."""
+    try:
+        tree = jmespath.compile(expression).parsed
+    except (JMESPathError, RecursionError):
+        return  # validation has reported it
+    nesting = interpreted_nesting(tree)
+    if nesting > MAX_INTERPRETED_NESTING:
+        raise GenerationError(
+            f"{where}: the JMESPath expression nests {nesting} levels deep, past the "
+            f"{MAX_INTERPRETED_NESTING} that --jmespath interpreted evaluates (the "
+            "jmespath package's interpreter recurses at every level); generate with "
+            "--jmespath compiled, or simplify the expression in the model"
+        )
 
 
 def _compile_failure(exc: Exception, expression: str, where: str) -> GenerationError:

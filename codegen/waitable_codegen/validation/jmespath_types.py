@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .events import Severity
 from .jmespath_functions import FUNCTIONS
+from ..jmespath.parser import ExpressionTooDeepError
 from .jmespath_syntax import Node, line_column, parse
 from .jmespath_values import (
     ANY,
@@ -56,9 +57,15 @@ class LintResult:
 
 def lint(expression: str, current: Value) -> LintResult:
     """Analyse `expression` over the sample `current`; ExpressionSyntaxError if it
-    does not parse."""
+    does not parse, or nests too deeply to check."""
     checker = _Checker(expression)
-    value = checker.visit(parse(expression), current, ANY)
+    tree = parse(expression)
+    try:
+        value = checker.visit(tree, current, ANY)
+    except RecursionError:  # the parser nests by other rules than the checker
+        raise ExpressionTooDeepError(
+            1, 1, "the expression nests too deeply to check"
+        ) from None
     problems = sorted(
         checker.problems,
         key=lambda p: (-p.severity, p.line, p.column, p.message),
