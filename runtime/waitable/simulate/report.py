@@ -104,6 +104,21 @@ class Report:
         data["call_duration"] = lane.candidate.call_duration
         return data
 
+    def settings_line(self, lane: Lane) -> str:
+        """`settings` as `key=value` pairs for a person, unset ones left out: the
+        delays a strategy ran with show even when they were its defaults."""
+        data = self.settings(lane)
+        if "strategy" in data:
+            data.pop("waiter", None)  # the simulated resource's own class
+        for key in ("strategy", "waiter"):
+            if data.get(key) == lane.candidate.label:
+                del data[key]  # the row's name says it
+        return ", ".join(
+            f"{key}={seconds_text(value) if isinstance(value, float) else value}"
+            for key, value in data.items()
+            if value is not None
+        )
+
 
 def build_report(
     candidates: Sequence[Candidate], resource: ResourceModel, *, runs: int, seed: int

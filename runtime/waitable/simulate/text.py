@@ -54,6 +54,11 @@ def render_text(report: Report) -> str:
         lines.append("  ".join(cells).rstrip())
         if index == 0:
             lines.append("  ".join("-" * width for width in widths))
+    lines += ["", "settings (seconds):"]
+    lines += [
+        f"  {lane.candidate.label}: {report.settings_line(lane)}"
+        for lane in report.lanes
+    ]
     lines += ["", "first run (○ pending, ● ready; times in seconds):"]
     for lane in report.lanes:
         lines.append(f"  {lane.candidate.label}: {timeline_line(lane.timeline)}")
