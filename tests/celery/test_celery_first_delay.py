@@ -16,8 +16,9 @@ from typing import Any
 from waitable import FixedDelay
 from waitable.custom import custom_waiter, path, success
 
-#: Short, and below wait_app's 3 s visibility timeout (start_wait refuses more).
-FIRST_DELAY = 1.5
+#: Short: twice it (min_delay = max_delay, which the last-attempt rule can add up
+#: to) is below wait_app's 3 s visibility timeout (start_wait refuses more).
+FIRST_DELAY = 1.25
 
 ThingAfterFirstDelay = custom_waiter(
     "ThingAfterFirstDelay",

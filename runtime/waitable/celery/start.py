@@ -15,8 +15,22 @@ import time
 import uuid
 from typing import Any
 
+from ..backoff import (
+    Backoff,
+    DecorrelatedJitter,
+    ExponentialDelay,
+    ExponentialEqualJitter,
+    ExponentialFullJitter,
+    ExponentialHalfJitter,
+    FixedDelay,
+    FixedDelayWithJitter,
+    IncrementalDelay,
+    RetryImmediately,
+    SmithyBackoff,
+)
 from ..errors import WaiterConfigurationError
 from ..jsondata import first_loss
+from ..seconds import is_plain_delay
 from ..steps import SavedWait
 from .names import resolve_client_factory, unpolled_waiter
 from .tasks import installed, message, visibility_timeout
@@ -71,7 +85,8 @@ def start_wait(
             "before start_wait(app, ...), so the worker has the poll task too"
         )
     resolve_client_factory(client)
-    saved = unpolled_waiter(waiter).start(
+    unpolled = unpolled_waiter(waiter)
+    saved = unpolled.start(
         input,
         max_wait_time=max_wait_time,
         min_delay=min_delay,
@@ -87,11 +102,27 @@ def start_wait(
             "(e.g. max_attempts x max_delay)"
         )
     visibility = visibility_timeout(app) if _redis_broker(app) else None
-    if visibility is not None and saved.max_delay >= visibility:
+    longest = longest_retry_delay(saved, unpolled.backoff)
+    if visibility is not None and longest >= visibility:
+        bound = _backoff_bound(unpolled.backoff, saved.min_delay, saved.max_delay)
+        if bound is None:
+            why = (
+                f"its backoff {unpolled.backoff!r} is not one of waitable.backoff's "
+                "strategies, so its delays have no known bound and only the deadline, "
+                f"max_wait_time {saved.max_wait_time:g}s, bounds a poll's countdown"
+            )
+        elif longest == saved.max_wait_time:
+            why = f"the deadline, max_wait_time {saved.max_wait_time:g}s"
+        else:
+            why = (
+                f"its backoff's longest delay {bound:g}s plus min_delay "
+                f"{saved.min_delay:g}s, which the last-attempt rule adds to it"
+            )
         raise WaiterConfigurationError(
-            f"waiter {waiter!r}: max_delay {saved.max_delay:g}s is not below the Redis "
-            f"broker's visibility_timeout {visibility:g}s, so a poll waiting for its "
-            "countdown would be delivered twice; lower max_delay or raise "
+            f"waiter {waiter!r}: a poll's countdown may be {longest:g}s ({why}), not "
+            f"below the Redis broker's visibility_timeout {visibility:g}s, so a poll "
+            "waiting for its countdown would be delivered twice; lower max_delay, "
+            "min_delay or max_wait_time, or raise "
             "broker_transport_options['visibility_timeout']"
         )
     signature = None
@@ -138,6 +169,49 @@ def first_countdown(saved: SavedWait) -> float:
     if saved.next_poll_at is None:
         return 0.0
     return max(0.0, saved.next_delay)
+
+
+def longest_retry_delay(saved: SavedWait, backoff: Backoff) -> float:
+    """The longest delay before any poll of `saved` under `backoff`, so the longest
+    countdown its poll messages get (the first delay included): the backoff's
+    longest delay plus `min_delay`, since the last-attempt rule (`remainingTime -
+    delay <= minDelay` → `delay = remainingTime`) can stretch it by that much, and
+    never past the deadline (`max_wait_time`), which alone bounds a backoff of
+    unknown bound. Retry backoffs and rate-limit waits are slept within a poll."""
+    bound = _backoff_bound(backoff, saved.min_delay, saved.max_delay)
+    if bound is None:
+        return saved.max_wait_time
+    return min(saved.max_wait_time, bound + saved.min_delay)
+
+
+#: The strategies whose every delay is at most `max_delay` (each caps its delay by it).
+_CAPPED = (
+    SmithyBackoff,
+    IncrementalDelay,
+    ExponentialDelay,
+    ExponentialFullJitter,
+    ExponentialHalfJitter,
+    ExponentialEqualJitter,
+    DecorrelatedJitter,
+)
+
+
+def _backoff_bound(
+    backoff: Backoff, min_delay: float, max_delay: float
+) -> float | None:
+    """The longest delay `backoff` returns before the last-attempt rule; None when it
+    is not known (a function of one's own, a subclass). Exact types: a subclass may
+    compute its delays otherwise."""
+    kind = type(backoff)
+    if kind is RetryImmediately:
+        return 0.0
+    if kind in _CAPPED:
+        return max_delay
+    if kind is FixedDelay or kind is FixedDelayWithJitter:
+        assert isinstance(backoff, (FixedDelay, FixedDelayWithJitter))
+        delay = min_delay if backoff.delay is None else backoff.delay
+        return delay if is_plain_delay(delay) else None
+    return None
 
 
 def _redis_broker(app: Any) -> bool:

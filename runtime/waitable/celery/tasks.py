@@ -96,7 +96,8 @@ def install(
 ) -> WaitTasks:
     """Register the poll and `waitable.done` tasks on the Celery `app`, and the worker's sweep.
 
-    Idempotent per app.
+    Idempotent per app. The sweep starts in the workers of `app` only, however
+    many apps are installed in the process.
 
     `redis_url` is where the per-wait records live; by default the app's broker
     when that is Redis. `recover_after` defaults to the broker's visibility
@@ -161,9 +162,13 @@ def install(
     _INSTALLED[id(app)] = tasks
     from celery import signals  # type: ignore[import-untyped]
 
-    signals.worker_ready.connect(
-        lambda sender=None, **_: _start_sweeper(tasks), weak=False
-    )
+    def ready(sender: Any = None, **_: Any) -> None:
+        # One signal for every app in the process: its sender is the ready
+        # worker's consumer, which runs this app only if its `app` is this one.
+        if getattr(sender, "app", None) is app:
+            _start_sweeper(tasks)
+
+    signals.worker_ready.connect(ready, weak=False)
     return tasks
 
 
