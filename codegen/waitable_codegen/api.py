@@ -54,21 +54,40 @@ BLOCKING = ("ERROR", "DANGER")
 
 @dataclass(frozen=True)
 class ReportedEvent:
-    """A validation event as generation reports it (and replays it from the manifest)."""
+    """A validation event as generation reports it (and replays it from the manifest).
+
+    `source` is the model file that defines the shape (as given, `<stdin>` for
+    standard input); the manifest does not record it, so an event replayed from the
+    manifest has it only when the model is one file (else it is empty).
+    """
 
     severity: str
     shape_id: str
     event_id: str
     message: str
+    source: str = ""
 
     def __str__(self) -> str:
-        return f"[{self.severity}] {self.shape_id}: {self.message} | {self.event_id}"
+        where = f"{self.source}: " if self.source else ""
+        return (
+            f"{where}[{self.severity}] {self.shape_id}: {self.message} "
+            f"| {self.event_id}"
+        )
+
+    def record(self) -> dict[str, str]:
+        """The event as the manifest records it (without `source`)."""
+        return {
+            "severity": self.severity,
+            "shape_id": self.shape_id,
+            "event_id": self.event_id,
+            "message": self.message,
+        }
 
     @classmethod
-    def from_event(cls, event: Any) -> ReportedEvent:
+    def from_event(cls, event: Any, source: str = "") -> ReportedEvent:
         """Convert a `waitable_codegen.validation.ValidationEvent`."""
         severity = getattr(event.severity, "name", str(event.severity)).upper()
-        return cls(severity, event.shape_id, event.event_id, event.message)
+        return cls(severity, event.shape_id, event.event_id, event.message, source)
 
 
 @dataclass(frozen=True)
@@ -129,10 +148,11 @@ def generate(
         )
     if botocore is not None:
         given = [models] if isinstance(models, (str, Path)) else list(models)
-        if given or service is not None:
+        if given or service is not None or allow_danger:
             raise UsageError(
-                "--botocore reads botocore's data: pass it without MODEL files "
-                "and without --service"
+                "--botocore reads botocore's data: pass it without MODEL files, "
+                "without --service and without --allow-danger (botocore's waiters "
+                "go through no Smithy validation, so there is no DANGER to allow)"
             )
         from .botocore_generate import generate_botocore
 
@@ -151,7 +171,8 @@ def generate(
     fingerprint = inputs_fingerprint(
         [(_display_name(label), data) for label, data in inputs], options
     )
-    reused = _reuse(target, fingerprint, check, allow_danger, mode)
+    sole = _source(inputs[0][0]) if len(inputs) == 1 else ""
+    reused = _reuse(target, fingerprint, check, allow_danger, mode, sole)
     if reused is not None:
         return reused
     from .plan import plan_generation  # the work itself: imported only when needed
@@ -194,7 +215,7 @@ def render_and_write(
         files = render_plan(plan)
     waiters = plan.waiter_count
     manifest = new_manifest(
-        fingerprint, files, [vars(event) for event in events], waiters
+        fingerprint, files, [event.record() for event in events], waiters
     )
     if check:
         changes = check_changes(target, files, force=force)
@@ -332,8 +353,17 @@ def _validate(model: Model) -> tuple[ReportedEvent, ...]:
     validate = getattr(module, "validate", None)
     if validate is None:
         return ()
-    reported = (ReportedEvent.from_event(event) for event in validate(model))
+    reported = (
+        ReportedEvent.from_event(event, _defined_in(model, event.shape_id))
+        for event in validate(model)
+    )
     return tuple(event for event in reported if event.severity != "SUPPRESSED")
+
+
+def _defined_in(model: Model, shape_id: str) -> str:
+    """The model file that defines the shape (of the member) `shape_id`, or ""."""
+    shape = model.get(shape_id.partition("$")[0])
+    return "" if shape is None else shape.source
 
 
 def _enforce(events: Sequence[ReportedEvent], allow_danger: bool) -> None:
@@ -342,24 +372,32 @@ def _enforce(events: Sequence[ReportedEvent], allow_danger: bool) -> None:
     if failed:
         kinds = " or ".join(sorted({event.severity for event in failed}))
         hint = "" if allow_danger or "ERROR" in kinds else " (or pass --allow-danger)"
+        files = sorted({event.source for event in failed if event.source})
+        where = f" in {', '.join(files)}" if files else ""
         raise ValidationFailed(
             f"validation found {len(failed)} {kinds} event(s); nothing was written: "
-            f"fix the model{hint}",
+            f"fix the model{where}{hint}",
             events,
         )
 
 
 def _reuse(
-    target: Path, fingerprint: str, check: bool, allow_danger: bool, mode: str
+    target: Path,
+    fingerprint: str,
+    check: bool,
+    allow_danger: bool,
+    mode: str,
+    source: str,
 ) -> GenerationResult | None:
     """The result of the previous generation when it came from the same inputs and
-    its files are untouched; None when the work has to be done."""
+    its files are untouched; None when the work has to be done. `source`: the model
+    file the replayed events name (the only one; "" for several)."""
     manifest = read_manifest(target)
     if manifest is None or manifest.fingerprint != fingerprint:
         return None
     if OutputSite.of(target).leftovers() or not manifest_matches(target, manifest):
         return None
-    events = tuple(ReportedEvent(**event) for event in manifest.events)
+    events = tuple(ReportedEvent(**event, source=source) for event in manifest.events)
     waiters = manifest.waiters
     _enforce(events, allow_danger)
     files = tuple(target / name for name in sorted(manifest.files))

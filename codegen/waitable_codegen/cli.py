@@ -99,7 +99,9 @@ def main(
             raise click.UsageError("no MODEL given: pass model files, or - for stdin")
         models = (STDIN,)
     try:
-        stdin = read_capped(sys.stdin.buffer, "<stdin>") if STDIN in models else None
+        # A MODEL with --botocore is bad usage: generate() says so, stdin unread.
+        reads_stdin = STDIN in models and not botocore_services
+        stdin = read_capped(sys.stdin.buffer, "<stdin>") if reads_stdin else None
         result = generate(
             models,
             out_dir,

@@ -118,21 +118,24 @@ def test_a_missing_model_file_is_one_line(tmp_path: Path) -> None:
 
 
 def test_validation_events_print_one_per_line_in_smithys_form(tmp_path: Path) -> None:
-    done = run(
-        str(ERRORFILES / "waiter-name-conflicts.json"), "-o", str(tmp_path / "o")
-    )
+    """Each after the model file that defines its shape."""
+    model = ERRORFILES / "waiter-name-conflicts.json"
+    done = run(str(model), "-o", str(tmp_path / "o"))
     assert done.exit_code == 1
     expected = (ERRORFILES / "waiter-name-conflicts.errors").read_text().splitlines()
     printed = done.stderr.splitlines()
-    assert sorted(printed[:-1]) == sorted(expected)
+    assert sorted(printed[:-1]) == sorted(f"{model}: {line}" for line in expected)
     assert printed[-1].startswith("generate-waiters: error: validation found 4 ERROR")
 
 
 def test_warnings_print_and_generation_goes_on(tmp_path: Path) -> None:
     shared_path("conformance", "smithy-waiters-errorfiles")
-    done = run(str(ERRORFILES / "invalid-errorType.json"), "-o", str(tmp_path / "o"))
+    model = ERRORFILES / "invalid-errorType.json"
+    done = run(str(model), "-o", str(tmp_path / "o"))
     assert done.exit_code == 0
-    assert done.stderr.startswith("[WARNING] smithy.example#A: Waiter `A`, acceptor 0:")
+    assert done.stderr.startswith(
+        f"{model}: [WARNING] smithy.example#A: Waiter `A`, acceptor 0:"
+    )
     assert (tmp_path / "o" / "waiters.py").exists()
 
 
@@ -142,7 +145,7 @@ def test_allow_danger_lets_danger_through(tmp_path: Path) -> None:
     assert run(model, "-o", str(tmp_path / "o")).exit_code == 1
     allowed = run(model, "-o", str(tmp_path / "o"), "--allow-danger")
     assert allowed.exit_code == 0
-    assert allowed.stderr.startswith("[DANGER] smithy.example#A:")
+    assert allowed.stderr.startswith(f"{model}: [DANGER] smithy.example#A:")
 
 
 def test_no_waiters_says_so(tmp_path: Path) -> None:

@@ -236,12 +236,15 @@ def test_error_events_stop_generation_before_anything_is_written(
     tmp_path: Path,
 ) -> None:
     shared_path("conformance", "smithy-waiters-errorfiles")
+    model = ERRORFILES / "minDelay-greater-than-maxDelay.json"
     with pytest.raises(ValidationFailed) as caught:
-        generate(ERRORFILES / "minDelay-greater-than-maxDelay.json", tmp_path / "out")
+        generate(model, tmp_path / "out")
     assert [(e.severity, e.shape_id, e.event_id) for e in caught.value.events] == [
         ("ERROR", "smithy.example#A", "WaitableTrait")
     ]
-    assert str(caught.value.events[0]).startswith("[ERROR] smithy.example#A: ")
+    assert str(caught.value.events[0]).startswith(
+        f"{model}: [ERROR] smithy.example#A: "
+    )
     assert not (tmp_path / "out").exists()
 
 
