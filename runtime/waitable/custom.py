@@ -448,11 +448,26 @@ class _CustomBase(_WaiterBase[Any, Any]):
             options = dataclasses.replace(options, max_wait_time=math.inf)
         return options
 
+    def _plan_with(self, options: WaitOptions, rng: random.Random) -> WaitPlan:
+        """The base plan; with `delay_before_first_attempt`, one whose delays go on
+        from retry 2 (`WaitPlan.delayed_start`), made once per base plan."""
+        plan = super()._plan_with(options, rng)
+        if not type(self).delay_before_first_attempt:
+            return plan
+        last = self.__dict__.get("_delayed_plan")
+        if last is not None and last[0] is plan:
+            delayed: WaitPlan = last[1]
+            return delayed
+        delayed = dataclasses.replace(plan, delayed_start=True)
+        self.__dict__["_delayed_plan"] = (plan, delayed)
+        return delayed
+
     def _first_delay(
         self, options: WaitOptions, rng: random.Random
     ) -> tuple[float, bool]:
-        """Seed 003's `ExecuteAfterFirstDelay`: the backoff's first delay (as before
-        retry 1), under the last-attempt rule."""
+        """Seed 003's `ExecuteAfterFirstDelay`: the backoff's delay for retry 1, under
+        the last-attempt rule; the delay after poll n is then retry n + 1's (seed
+        002's delayed attempts: one delay per attempt, in order, none drawn twice)."""
         if not type(self).delay_before_first_attempt:
             return 0.0, False
         total = options.max_wait_time
@@ -580,9 +595,10 @@ def custom_waiter(
     Acceptors come from `success`/`failure`/`retry` (or are `Acceptor` objects);
     `max_attempts` and `max_wait_time` become defaults of every `wait()`;
     `delay_before_first_attempt` makes the first poll wait the backoff's first
-    delay, as before the second poll (seed 003's `ExecuteAfterFirstDelay`; with the
-    fixed delay seed 003 uses, that delay itself). The asyncio class is the
-    result's `.Async`.
+    delay (retry 1's; seed 003's `ExecuteAfterFirstDelay`; with the fixed delay seed
+    003 uses, that delay itself), and each later poll the next one (retry 2's before
+    the second poll, and so on), so no delay is drawn twice. The asyncio class is
+    the result's `.Async`.
     """
     settings = _Settings(
         min_delay,

@@ -38,6 +38,8 @@ The actions and outcomes live in `waitable.actions`, one poll's call (rate
 limit, retries) in `waitable.calls`; both are re-exported here.
 - `plan.stop` lets a front end end the wait after a failed poll (a poller's
   `max_attempts` given as a function).
+- `plan.deadline_bounds_starts` makes the deadline bound only when polls start
+  (a poller's `timeout`): a poll is not cut off and its late answer is judged.
 """
 
 from __future__ import annotations
@@ -161,6 +163,14 @@ class WaitPlan:
     call_retry: CallRetry | None = None
     rate_limit: RateLimit | None = None
     stop: Callable[[WaitState], bool] | None = None
+    #: The deadline bounds only when polls start (a poller's `timeout`): no poll is
+    #: cut off, and an answer counts however late it comes, as seed 002's attempts
+    #: do. Applies to the flow's own polls (a plan without `call_retry`/`rate_limit`).
+    deadline_bounds_starts: bool = False
+    #: The first poll waited the backoff's delay for retry 1 (a custom waiter's
+    #: `delay_before_first_attempt`): the delay after poll n is retry n + 1's, so
+    #: the backoff's delays are waited in order and none is drawn twice.
+    delayed_start: bool = False
     #: The wall clock (`Clock.wall`, else `time.time`) that shared token buckets
     #: and rate limiters are fed, whichever clock a wait runs on; None: the flow's.
     wall: Callable[[], float] | None = None
@@ -270,7 +280,11 @@ def flow(
                         state,
                         input,
                         (
-                            yield poll_for(plan, state, started)
+                            yield (
+                                poll_for(plan, state, started)
+                                if not plan.deadline_bounds_starts
+                                else _uncut_poll(plan, state, started)
+                            )
                             or _too_late_at(plan, state, started)
                         ),
                         started,
@@ -329,6 +343,14 @@ def _call_judge(plan: WaitPlan, input_data: Any) -> CallJudge:
         return _judge_safely(plan, outcome, input_data, code)
 
     return judge
+
+
+def _uncut_poll(plan: WaitPlan, state: WaitState, started: float) -> Poll | None:
+    """`poll_for` for a plan whose deadline bounds starts only: the same poll, never cut off."""
+    poll = poll_for(plan, state, started)
+    if poll is None:
+        return None
+    return Poll(poll.attempt, poll.remaining, math.inf, poll.start_by, math.inf)
 
 
 def _too_late_at(plan: WaitPlan, state: WaitState, started: float) -> NoReturn:
@@ -428,7 +450,14 @@ def _decide_in_general(
     if call is None:
         kind = type(outcome)
         remaining = state.deadline - started
-        if (kind is Returned or kind is Raised) and remaining > 0.0 and not state.final:
+        if plan.deadline_bounds_starts:
+            # The poll started in time (else it is `Late`): its answer counts.
+            late = arrived_late(outcome, started, finished, math.inf)
+            if isinstance(outcome, Late):
+                _too_late(plan, state, finished, outcome)
+        elif (
+            (kind is Returned or kind is Raised) and remaining > 0.0 and not state.final
+        ):
             # `arrived_late` with `poll_timeout`'s limit for every poll but the final one
             late = finished - started > remaining + EPSILON
         else:
@@ -549,15 +578,16 @@ def _schedule(plan: WaitPlan, state: WaitState, now: float) -> Sleep:
         _check_room(plan, state, now, remaining)
     delay = plan.fixed_delay
     if delay is None:
+        retry = state.attempts + 1 if plan.delayed_start else state.attempts
         delay = checked_delay(
             plan,
             options.backoff,
             new_context(
-                state.attempts,
+                retry,
                 remaining,
                 options.min_delay,
                 options.max_delay,
-                state.next_delay if state.attempts > 1 else None,
+                state.next_delay if retry > 1 else None,
                 plan.rng,
             ),
         )

@@ -18,7 +18,7 @@ Defaults are seed 002's, in seconds: the delay after attempt `n` fails is
 waiter engine (`waitable.flow`) with a judge mapping the check's answer to
 success or retry, the delay rule as its backoff, `max_attempts` as the attempts
 cap (or, given as a function, as the plan's stop rule), and no deadline unless
-`timeout=` is given.
+`timeout=` is given; that deadline bounds when checks start, not when they answer.
 """
 
 from __future__ import annotations
@@ -66,8 +66,8 @@ __all__ = [
 
 T = TypeVar("T")
 
-#: With `timeout=`, the check at the deadline may take this long (seconds); a
-#: delay that would leave less than this before the deadline is stretched to it.
+#: With `timeout=`, a delay that would leave less than this (seconds) before the
+#: deadline is stretched to it: the last check is made at the deadline.
 FINAL_CHECK_TIME = 0.1
 
 _READY = Verdict(AcceptorState.SUCCESS, 0)
@@ -180,7 +180,9 @@ class Poller(Generic[T]):
     `delay`: seconds, or a function of the `PollerState` after a failed attempt.
     `max_attempts`: a number, None for no limit, or a function of the state
     saying whether to try again. `timeout`: seconds after which no attempt
-    starts (none by default). `clock`: e.g. `waitable.testing.VirtualClock()`.
+    starts (none by default); a check already started is never cut off, and its
+    answer counts even when it comes after the timeout (seed 002: a met attempt is
+    a success). `clock`: e.g. `waitable.testing.VirtualClock()`.
     """
 
     def __init__(
@@ -349,6 +351,7 @@ class Poller(Generic[T]):
             self.retry_on,
             judge=self._judge,
             stop=self._stop,
+            deadline_bounds_starts=True,
         )
         if self._wait is None:
             self._wait = start(plan, self.clock.now())
