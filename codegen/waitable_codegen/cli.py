@@ -99,8 +99,9 @@ def main(
             raise click.UsageError("no MODEL given: pass model files, or - for stdin")
         models = (STDIN,)
     try:
-        # A MODEL with --botocore is bad usage: generate() says so, stdin unread.
-        reads_stdin = STDIN in models and not botocore_services
+        # Usage generate() refuses before it reads any model (a MODEL with
+        # --botocore, an empty -o) is refused with stdin unread.
+        reads_stdin = STDIN in models and not botocore_services and out_dir != ""
         stdin = read_capped(sys.stdin.buffer, "<stdin>") if reads_stdin else None
         result = generate(
             models,

@@ -106,6 +106,19 @@ def test_botocore_with_a_dash_is_refused_before_stdin_is_read(
     assert not (tmp_path / "out").exists()
 
 
+def test_an_empty_out_dir_is_refused_before_stdin_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def unread(*args: object, **kwargs: object) -> bytes:
+        raise AssertionError("standard input was read")
+
+    monkeypatch.setattr("waitable_codegen.cli.read_capped", unread)
+    monkeypatch.setattr("waitable_codegen.api.read_capped", unread)
+    done = run("-", "-o", "", stdin=b"{}")
+    assert done.exit_code == 2, done.output
+    assert "the output directory is empty text" in done.stderr
+
+
 def test_botocore_with_a_dash_does_not_wait_for_an_endless_stdin(
     tmp_path: Path,
 ) -> None:
