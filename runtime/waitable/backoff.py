@@ -37,6 +37,7 @@ __all__ = [
     "RetryImmediately",
     "SmithyBackoff",
     "constant_delay",
+    "longest_delay",
 ]
 
 
@@ -282,3 +283,28 @@ class DecorrelatedJitter:
         base = retry.min_delay if self.base is None else self.base
         previous = base if retry.previous_delay is None else retry.previous_delay
         return min(retry.max_delay, _between(retry.rng, base, max(base, previous * 3)))
+
+
+#: The strategies whose every delay is at most `max_delay` (each caps its delay by it).
+_CAPPED = (
+    SmithyBackoff,
+    IncrementalDelay,
+    ExponentialDelay,
+    ExponentialFullJitter,
+    ExponentialHalfJitter,
+    ExponentialEqualJitter,
+    DecorrelatedJitter,
+)
+
+
+def longest_delay(backoff: object, min_delay: float, max_delay: float) -> float | None:
+    """The longest delay `backoff` answers for a wait with these bounds (before the
+    spec's last-attempt rule), when that is known without asking: waitable's own
+    strategies, exactly those types (a subclass may compute its delays otherwise);
+    else None."""
+    if type(backoff) in _CAPPED:
+        return max_delay
+    if type(backoff) is FixedDelayWithJitter:
+        assert isinstance(backoff, FixedDelayWithJitter)
+        backoff = FixedDelay(backoff.delay)  # at most d, the unjittered delay
+    return constant_delay(backoff, min_delay)

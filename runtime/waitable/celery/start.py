@@ -15,22 +15,9 @@ import time
 import uuid
 from typing import Any
 
-from ..backoff import (
-    Backoff,
-    DecorrelatedJitter,
-    ExponentialDelay,
-    ExponentialEqualJitter,
-    ExponentialFullJitter,
-    ExponentialHalfJitter,
-    FixedDelay,
-    FixedDelayWithJitter,
-    IncrementalDelay,
-    RetryImmediately,
-    SmithyBackoff,
-)
+from ..backoff import Backoff, longest_delay
 from ..errors import WaiterConfigurationError
 from ..jsondata import first_loss
-from ..seconds import is_plain_delay
 from ..steps import SavedWait
 from .names import resolve_client_factory, unpolled_waiter
 from .tasks import installed, message, visibility_timeout
@@ -104,7 +91,7 @@ def start_wait(
     visibility = visibility_timeout(app) if _redis_broker(app) else None
     longest = longest_retry_delay(saved, unpolled.backoff)
     if visibility is not None and longest >= visibility:
-        bound = _backoff_bound(unpolled.backoff, saved.min_delay, saved.max_delay)
+        bound = longest_delay(unpolled.backoff, saved.min_delay, saved.max_delay)
         if bound is None:
             why = (
                 f"its backoff {unpolled.backoff!r} is not one of waitable.backoff's "
@@ -178,40 +165,10 @@ def longest_retry_delay(saved: SavedWait, backoff: Backoff) -> float:
     delay <= minDelay` → `delay = remainingTime`) can stretch it by that much, and
     never past the deadline (`max_wait_time`), which alone bounds a backoff of
     unknown bound. Retry backoffs and rate-limit waits are slept within a poll."""
-    bound = _backoff_bound(backoff, saved.min_delay, saved.max_delay)
+    bound = longest_delay(backoff, saved.min_delay, saved.max_delay)
     if bound is None:
         return saved.max_wait_time
     return min(saved.max_wait_time, bound + saved.min_delay)
-
-
-#: The strategies whose every delay is at most `max_delay` (each caps its delay by it).
-_CAPPED = (
-    SmithyBackoff,
-    IncrementalDelay,
-    ExponentialDelay,
-    ExponentialFullJitter,
-    ExponentialHalfJitter,
-    ExponentialEqualJitter,
-    DecorrelatedJitter,
-)
-
-
-def _backoff_bound(
-    backoff: Backoff, min_delay: float, max_delay: float
-) -> float | None:
-    """The longest delay `backoff` returns before the last-attempt rule; None when it
-    is not known (a function of one's own, a subclass). Exact types: a subclass may
-    compute its delays otherwise."""
-    kind = type(backoff)
-    if kind is RetryImmediately:
-        return 0.0
-    if kind in _CAPPED:
-        return max_delay
-    if kind is FixedDelay or kind is FixedDelayWithJitter:
-        assert isinstance(backoff, (FixedDelay, FixedDelayWithJitter))
-        delay = min_delay if backoff.delay is None else backoff.delay
-        return delay if is_plain_delay(delay) else None
-    return None
 
 
 def _redis_broker(app: Any) -> bool:
