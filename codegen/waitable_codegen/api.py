@@ -183,6 +183,7 @@ def generate(
         _enforce(events, allow_danger)
         names = [_display_name(label) for label, _ in inputs]
         plan = plan_generation(model, names, service=service, jmespath=jmespath)
+        events += _left_out(model, plan.left_out)
         del model  # planned: the model's shapes are no longer needed to render
         result = render_and_write(plan, target, fingerprint, events, check, force, mode)
         del plan  # gone before the collector resumes: it has nothing left to walk
@@ -364,6 +365,29 @@ def _defined_in(model: Model, shape_id: str) -> str:
     """The model file that defines the shape (of the member) `shape_id`, or ""."""
     shape = model.get(shape_id.partition("$")[0])
     return "" if shape is None else shape.source
+
+
+#: The event that reports an operation whose waiters were left out (a WARNING).
+LEFT_OUT_EVENT = "WaitableOperationNotGenerated"
+
+
+def _left_out(model: Model, operations: Sequence[str]) -> tuple[ReportedEvent, ...]:
+    """A WARNING for each operation with waiters that no generated service binds:
+    a model whose services bind waiters generates those services' closures (as
+    Smithy's code generators do), so these would be left out without a word."""
+    return tuple(
+        ReportedEvent(
+            "WARNING",
+            operation,
+            LEFT_OUT_EVENT,
+            "This operation has waiters, but no service in the model binds it, and "
+            "generate-waiters generates the waiters of the model's services: its "
+            "waiters are left out. Bind the operation to a service, or generate it "
+            "from a model without services",
+            _defined_in(model, operation),
+        )
+        for operation in operations
+    )
 
 
 def _enforce(events: Sequence[ReportedEvent], allow_danger: bool) -> None:

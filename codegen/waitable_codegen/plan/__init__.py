@@ -170,7 +170,15 @@ def plan_generation(
             0,
         )
     root_header = header_lines([name for name in sources if name in used])
-    return GenerationPlan(root_header, packages, root_doc)
+    left_out: tuple[str, ...] = ()
+    if service is None:  # a service chosen leaves the others out on purpose
+        planned = {operation.id for group in groups for operation in group.operations}
+        left_out = tuple(
+            shape.id
+            for shape in model.waitable_operations()
+            if shape.type == "operation" and shape.id not in planned
+        )
+    return GenerationPlan(root_header, packages, root_doc, left_out=left_out)
 
 
 def _groups(model: Model, service: str | None) -> list[_Group]:
@@ -519,15 +527,7 @@ def _botocore_matcher(acceptor: dict[str, object], where: str) -> MatcherPlan:
         return MatcherPlan(
             "botocore", identifier("StatusMatcher"), botocore_source=source
         )
-    if isinstance(expected, str):
-        literal = string_literal(expected)
-    elif isinstance(expected, int):  # a bool too
-        literal = number_literal(expected)
-    else:
-        raise GenerationError(
-            f"{where}: botocore's expected value {expected!r} is not a string, an "
-            "integer or a boolean, which generate-waiters can write; report it"
-        )
+    literal = _botocore_expected(expected, where)
     if kind == "error":
         source = compose("_bw.BotocoreErrorMatcher({})", literal)
         return MatcherPlan(
@@ -544,6 +544,32 @@ def _botocore_matcher(acceptor: dict[str, object], where: str) -> MatcherPlan:
     )
     return MatcherPlan(
         "botocore", identifier("BotocorePathMatcher"), botocore_source=source
+    )
+
+
+def _botocore_expected(value: object, where: str) -> Source:
+    """botocore's `expected` as source: any JSON value, since botocore compares the
+    path's value with it by `==` (`null`, a float and a list included)."""
+    if value is None:
+        return _NONE
+    if isinstance(value, str):
+        return string_literal(value)
+    if isinstance(value, int):  # a bool too
+        return number_literal(value)
+    if isinstance(value, float):  # `float("nan")` too, which has no literal
+        return compose("float({})", string_literal(repr(value)))
+    if isinstance(value, list):
+        items = [_botocore_expected(item, where) for item in value]
+        return compose("[{}]", join(", ", items))
+    if isinstance(value, dict):
+        pairs = [
+            compose("{}: {}", string_literal(str(key)), _botocore_expected(item, where))
+            for key, item in value.items()
+        ]
+        return compose("{{{}}}", join(", ", pairs))
+    raise GenerationError(
+        f"{where}: botocore's expected value {value!r} is not a JSON value, which "
+        "generate-waiters can write; report it"
     )
 
 

@@ -158,6 +158,8 @@ class GenerationPlan:
     root_docstring_source: Source | None = None  # set when services get subpackages
     # what every generated __init__.py runs first: the installed runtime is new enough
     runtime_check_source: Source = field(default_factory=runtime_check)
+    # operations with waiters that no generated service binds (left out, reported)
+    left_out: tuple[str, ...] = ()
 
     @property
     def waiter_count(self) -> int:
