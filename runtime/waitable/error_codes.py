@@ -16,6 +16,8 @@ Policy, in order:
 5. The exception's class name.
 
 Only the name part of a shape id counts (`com.amazonaws.s3#NotFound` → `NotFound`).
+An `errorType` also matches the shape name of botocore's modeled error class when
+its wire code differs (`modeled_class_name`: awsQuery errors).
 A code that is a bare HTTP status (botocore reports `"404"` when a HEAD response
 has no body) is resolved through the operation's modeled errors: the one whose
 `http_status` equals it gives its name. A bare `"404"` that no modeled error
@@ -43,7 +45,13 @@ from .class_names import class_package
 from .crt_errors import crt_network_failure
 from .definition import ModeledError
 
-__all__ = ["error_code", "is_transport_error", "response_status", "shape_name"]
+__all__ = [
+    "error_code",
+    "is_transport_error",
+    "modeled_class_name",
+    "response_status",
+    "shape_name",
+]
 
 
 def shape_name(shape_id: str) -> str:
@@ -145,6 +153,22 @@ def _is_smithy_modeled(cls: type) -> bool:
         base.__name__ == "ModeledError" and class_package(base) == "smithy_core"
         for base in cls.__mro__
     )
+
+
+def modeled_class_name(exc: BaseException) -> str | None:
+    """The error shape's name when `exc` is one of botocore's modeled error classes
+    (a subclass of its `ClientError`, which botocore names after the shape), else
+    None. Its `Error.Code` is the wire code, which an awsQuery error's
+    `@awsQueryError` makes differ from the shape's name (IAM's `NoSuchEntity` for
+    `NoSuchEntityException`): an `errorType` may name either."""
+    try:
+        klass = type(exc)
+        for base in klass.__mro__[1:]:
+            if base.__name__ == "ClientError" and class_package(base) == "botocore":
+                return klass.__name__
+    except Exception:  # a class whose attributes raise: no name to read
+        return None
+    return None
 
 
 def error_code(exc: BaseException, modeled: Iterable[ModeledError] = ()) -> str:

@@ -67,6 +67,7 @@ from .definition import (
     SuccessMatcher,
     WaiterDefinition,
 )
+from .error_codes import modeled_class_name
 from .errors import WaiterConfigurationError, WaiterEvaluationError
 from .seconds import describe_value
 from .jmespath_runtime import JMESPathEvaluationError
@@ -391,7 +392,8 @@ def match_error(
         if isinstance(matcher, SuccessMatcher):
             hit = not matcher.success
         elif isinstance(matcher, ErrorTypeMatcher):
-            hit = matcher.name == code
+            # the code, or the shape's name when the wire code differs (awsQuery)
+            hit = matcher.name == code or matcher.name == modeled_class_name(error)
         elif isinstance(matcher, (BotocoreErrorMatcher, StatusMatcher)):
             try:
                 hit = _botocore_hit(

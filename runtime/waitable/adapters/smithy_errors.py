@@ -11,7 +11,8 @@ error shape, which is the code `errorType` compares with. Two other kinds do:
   failure only by its name (`waitable.crt_errors`);
 * an error the operation does not model is a bare `CallError` whose code is
   only written into its message (`... - id: <shape id>` for the JSON protocols,
-  `... - code: <code>` for XML, otherwise only `- status: <status>`).
+  `... - code: <code>` for restXml, `..., code: <code>` for awsQuery, otherwise
+  only `- status: <status>`).
 
 `client_error` names the exception to raise instead (the client's exception as
 its `__cause__`): a `SmithyPythonTransportError` (an `OSError`) for the first,
@@ -35,7 +36,8 @@ __all__ = [
 
 # The start of the message smithy-http and smithy-aws-core give an error
 # response no modeled error matches: the status, then the error shape id the
-# response named (JSON protocols) or its code (XML), when it named one. Anchored
+# response named (JSON protocols) or its code (restXml ` - code: `, awsQuery
+# `, code: `), when it named one. Anchored
 # at the start, so that the service's own message, which may follow, is never
 # read as a code; a code is read only if it is made of the characters shape ids
 # and AWS error codes use (`InvalidInstanceID.NotFound`), else the status is.
@@ -44,7 +46,7 @@ __all__ = [
 _NAME = r"[A-Za-z0-9_.#$-]{1,256}(?::\S*)?(?=\s|$)"
 _UNKNOWN_ERROR = re.compile(
     r"Unknown error for operation \S+ - status: (?P<status>\d{3})"
-    rf"(?: - id: (?P<id>{_NAME}))?(?: - code: (?P<code>{_NAME}))?"
+    rf"(?: - id: (?P<id>{_NAME}))?(?:(?:,| -) code: (?P<code>{_NAME}))?"
 )
 _CLIENT_TIMEOUT = "ClientTimeoutError"
 _AIOHTTP_CONNECTION = "ClientConnectionError"
@@ -62,16 +64,43 @@ class SmithyPythonTimeoutError(SmithyPythonTransportError, TimeoutError):
     """A smithy-python client's request timed out before the service answered."""
 
 
+#: smithy-core's `ErrorRetryInfo` attributes (and `fault`), which retry policies read.
+_RETRY_INFO = (
+    "fault",
+    "is_retry_safe",
+    "retry_after",
+    "is_throttling_error",
+    "is_timeout_error",
+)
+
+
 class SmithyPythonUnmodeledError(Exception):
     """An error the operation does not model; `code` is the one its response named.
 
     `code` is the error shape's name when the response said it, else the HTTP
     status as digits (which the runtime resolves through the modeled errors).
+    The retry information of the client's error (`is_throttling_error` for a 429,
+    ...) is kept, so that a retry policy judges it as it would the client's own.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    fault: object = None
+    is_retry_safe: object = None
+    retry_after: object = None
+    is_throttling_error: object = False
+    is_timeout_error: object = False
+
+    def __init__(
+        self, code: str, message: str, retry_info: BaseException | None = None
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
+        for name in _RETRY_INFO if retry_info is not None else ():
+            try:
+                value = getattr(retry_info, name)
+            except Exception:  # missing, or the client's attribute raised
+                continue
+            if value is None or isinstance(value, (bool, str, int, float)):
+                setattr(self, name, value)
 
 
 def _class_names(error: BaseException) -> frozenset[str]:
@@ -124,5 +153,5 @@ def client_error(error: BaseException) -> Exception | None:
                 code = named.partition(":")[0].rpartition("#")[2]
             else:
                 code = found.group("status")
-            return SmithyPythonUnmodeledError(code, message)
+            return SmithyPythonUnmodeledError(code, message, error)
     return None

@@ -258,8 +258,14 @@ def _cause(error: BaseException) -> BaseException | None:
     return cause if isinstance(cause, BaseException) else None
 
 
+#: Errors that carry the transport failure in `reason`, not as `__cause__`:
+#: urllib3's `MaxRetryError`, and urllib's `URLError` (`urlopen` of a port nobody
+#: listens on raises `URLError(ConnectionRefusedError(...))`).
+_REASON_WRAPPERS = frozenset({"MaxRetryError", "URLError"})
+
+
 def _transport_type(error: BaseException) -> RetryErrorType | None:
-    """Tier 4: a transport failure by class, through urllib3's `MaxRetryError.reason`
+    """Tier 4: a transport failure by class, through `_REASON_WRAPPERS`' `reason`
     and explicit causes."""
     current: BaseException | None = error
     for _ in range(_MAX_CAUSES + 1):
@@ -271,7 +277,7 @@ def _transport_type(error: BaseException) -> RetryErrorType | None:
         if reason is not None:
             return reason
         wrapped = _attribute(current, "reason")
-        if type(current).__name__ == "MaxRetryError" and isinstance(
+        if type(current).__name__ in _REASON_WRAPPERS and isinstance(
             wrapped, BaseException
         ):
             current = wrapped
