@@ -7,8 +7,8 @@ written exactly as a Smithy model is. Per service:
 - namespace `com.amazonaws.botocore.<service>` (`-` → `_`); the service shape's
   `aws.api#service` `sdkId` is botocore's service name, so `--botocore all` makes
   one subpackage per service named as boto3 names the client;
-- the shapes the waited-on operations reach (structures, unions, lists, maps and
-  simple types; `required` → `smithy.api#required`, exceptions →
+- the shapes the waited-on operations reach (structures, unions, documents, lists,
+  maps and simple types; `required` → `smithy.api#required`, exceptions →
   `smithy.api#error`/`smithy.api#httpError`);
 - each waiter as a `smithy.waiters#waitable` entry on its operation: botocore's
   `delay` as minDelay = maxDelay, `maxAttempts` as `botocoreMaxAttempts`, and
@@ -210,6 +210,8 @@ class _Converter:
         )
 
     def structure(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        if body.get("document"):  # any JSON value (botocore: no members, `document`)
+            return {"type": "document"}
         required = set(body.get("required", []))
         members: dict[str, Any] = {}
         for member, ref in body.get("members", {}).items():

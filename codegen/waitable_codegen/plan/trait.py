@@ -222,6 +222,6 @@ def _read_botocore(value: Any, index: int, where: _Where) -> dict[str, Any]:
         raise where.error(
             'the botocore "error" matcher expects a string or a boolean', index
         )
-    if kind.startswith("path") and not isinstance(expected, (str, bool, int, float)):
-        raise where.error(f'the botocore "{kind}" matcher expects a JSON scalar', index)
+    if kind.startswith("path") and "expected" not in value:
+        raise where.error(f'the botocore "{kind}" matcher needs an "expected"', index)
     return dict(value)
