@@ -469,7 +469,12 @@ async def poll_with_cutoff(
         except Exception as error:
             return CutOff() if scope.expired() else Raised(error)
         return Returned(output)
-    request = asyncio.ensure_future(poll())
+    try:  # a call that raises before it returns an awaitable is a failed poll too
+        request = asyncio.ensure_future(poll())
+    except WaiterConfigurationError:
+        raise
+    except Exception as error:
+        return Raised(error)
     alarm = asyncio.ensure_future(clock.sleep_async(timeout))
     try:
         await asyncio.wait((request, alarm), return_when=asyncio.FIRST_COMPLETED)

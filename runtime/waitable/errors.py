@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 from .definition import AcceptorState
+from .printable import printable
 from .results import WaiterResult
 
 __all__ = [
@@ -28,6 +29,17 @@ class WaiterConfigurationError(ValueError):
     """A wait was asked for with arguments it cannot honour; raised before any request."""
 
 
+#: The longest error code a message quotes (the rest is cut, with "...").
+CODE_LIMIT = 200
+
+
+def service_text(text: str, limit: int = CODE_LIMIT) -> str:
+    """Service text (an error code, a failure reason) as a message or log line
+    quotes it: at most `limit` characters, control characters escaped, so a
+    response can neither forge log lines nor flood them."""
+    return printable(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
 def _summary(result: WaiterResult[Any]) -> str:
     """`after N attempt(s) in T s, last <state or error code>`."""
     plural = "" if result.attempts == 1 else "s"
@@ -35,7 +47,7 @@ def _summary(result: WaiterResult[Any]) -> str:
     if last is None:
         seen = "no response"
     elif last.error_type is not None:
-        seen = f"last error {last.error_type}"
+        seen = f"last error {service_text(last.error_type)}"
     else:
         seen = f"last state {last.state.value}"
     return f"after {result.attempts} attempt{plural} in {result.elapsed:.1f}s, {seen}"
@@ -82,7 +94,7 @@ class WaiterFailureStateError(WaiterError):
         matcher: str,
         reason: str | None = None,
     ) -> None:
-        because = f": {reason}" if reason else ""
+        because = f": {service_text(reason, len(reason))}" if reason else ""
         super().__init__(
             f"waiter {result.waiter} reached a failure state{because} "
             f"(acceptor {acceptor_index}, {matcher}) {_summary(result)}",
@@ -104,7 +116,8 @@ class WaiterOperationError(WaiterError):
         unmatched: str = "which no acceptor matches",
     ) -> None:
         super().__init__(
-            f"waiter {result.waiter} stopped: the operation raised {error_code}, "
+            f"waiter {result.waiter} stopped: the operation raised "
+            f"{service_text(error_code)}, "
             f"{unmatched}, {_summary(result)}; {advice}",
             result,
         )

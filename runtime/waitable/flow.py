@@ -85,6 +85,7 @@ from .crt_errors import crt_network_failure
 from .error_codes import error_code, is_transport_error
 from .errors import (
     WaiterCancelledError,
+    service_text,
     WaiterEvaluationError,
     WaiterFailureStateError,
     WaiterMaxAttemptsError,
@@ -704,7 +705,11 @@ def _report(plan: WaitPlan, attempt: Attempt[Any]) -> None:
             decided = (
                 f"acceptor {attempt.acceptor_index} ({matcher.describe()}) matched"
             )
-        seen = "output" if attempt.error_type is None else f"error {attempt.error_type}"
+        seen = (
+            "output"
+            if attempt.error_type is None
+            else f"error {service_text(attempt.error_type)}"
+        )
         logger.debug(
             "waiter %s attempt %d at %.3fs (after %.3fs delay, took %.3fs, "
             "%d retries): %s; %s -> %s",

@@ -114,9 +114,10 @@ class VirtualClock:
     `sleep(s)` moves time forward by `s` at once. `await sleep_async(s)` suspends
     the task until virtual time reaches `now() + s`; when every task of the event
     loop is waiting, time jumps to the earliest wake-up, so concurrent waiters on
-    one clock interleave exactly as they would in real time. A task that never
-    waits (a busy loop of `asyncio.sleep(0)`) holds time still; tasks waiting on
-    anything but this clock (real timers, sockets) do not hold it back.
+    one clock interleave exactly as they would in real time; a timer (`call_later`)
+    due at the same time as a sleeper fires once the sleeper's task has run. A
+    task that never waits (a busy loop of `asyncio.sleep(0)`) holds time still;
+    tasks waiting on anything but this clock (real timers, sockets) do not hold it back.
     """
 
     def __init__(self, start: float = 0.0, *, wall_start: float | None = None) -> None:
@@ -242,7 +243,32 @@ class VirtualClock:
         return False
 
     def _jump(self) -> None:
-        """Move time to the earliest wake-up and wake everything due then."""
+        """Move time to the earliest wake-up and wake everything due then.
+
+        Sleepers due then wake first and timers of the same time fire at the next
+        jump, once the woken tasks have run: a request whose sleep ends exactly at
+        its cut-off timer is answered in time, as the sync driver judges it.
+        """
         if self._has_sleepers():
             self._now = max(self._now, self._times[0])
-            self._wake_due()
+            if not self._wake_sleepers_before_timers():
+                self._wake_due()
+
+    def _wake_sleepers_before_timers(self) -> bool:
+        """Wake the sleepers of the earliest entry and keep its timers for later, when it
+        holds both (what `_has_sleepers` left at the front); False, changing nothing, else.
+        """
+        when = self._times[0]
+        waiting_ones = _entries(self._due[when])
+        sleepers = [w for w in waiting_ones if type(w) is not _Timer and not w.done()]
+        timers: list[_Waiting] = [
+            w for w in waiting_ones if type(w) is _Timer and not w.done()
+        ]
+        if not (sleepers and timers):
+            return False
+        self._due[when] = timers if len(timers) > 1 else timers[0]
+        self._size -= len(waiting_ones) - len(timers)
+        for sleeper in sleepers:
+            if isinstance(sleeper, asyncio.Future):
+                sleeper.set_result(None)
+        return True
