@@ -395,10 +395,13 @@ def match_error(
             # the code, or the shape's name when the wire code differs (awsQuery)
             hit = matcher.name == code or matcher.name == modeled_class_name(error)
         elif isinstance(matcher, (BotocoreErrorMatcher, StatusMatcher)):
+            response = getattr(error, "response", None)
+            if not isinstance(response, Mapping):
+                # No `ClientError`: botocore's waiter never judges it (it leaves
+                # `wait()`), so no botocore acceptor matches: the wait fails on it.
+                continue
             try:
-                hit = _botocore_hit(
-                    matcher, _botocore_error_response(error, code), definition, index
-                )
+                hit = _botocore_hit(matcher, response, definition, index)
             except MemoryError:
                 raise
             except Exception as exc:
@@ -431,18 +434,6 @@ def _error_response(
     except NO_MATCH_ERRORS as exc:
         _no_match(definition, index, "error response (in the JMESPath data model)", exc)
         return _UNREADABLE
-
-
-def _botocore_error_response(error: Exception, code: str) -> Mapping[str, Any]:
-    """The parsed error response botocore's matchers see: the error's `response`.
-
-    An error without one (not a botocore `ClientError`) is seen as a response
-    holding only its code, `{"Error": {"Code": code}}`.
-    """
-    response = getattr(error, "response", None)
-    if isinstance(response, Mapping):
-        return response
-    return {"Error": {"Code": code}}
 
 
 def _is_error_response(response: Any) -> bool:

@@ -4,11 +4,11 @@ missing or holds the status as a float, and service errors without metadata or w
 an empty code. Every installed waiter must end in botocore's state after the same
 number of calls.
 
-Two known differences are pinned as strict xfails (the fix belongs in
-`waitable/matching.py`): a `ClientError` whose response has no `Error.Code`, which
-botocore judges as a plain response (its path matchers run, and with none matching
-it polls again), and an exception that is no `ClientError` under an `error: true`
-acceptor, which botocore lets out of `wait()`.
+One known difference is pinned as a strict xfail: a `ClientError` whose response
+has no `Error.Code`, which botocore judges as a plain response (its path matchers
+run, and with none matching it polls again); botocore's parsers always set a code.
+An exception that is no `ClientError` is judged by no botocore acceptor (botocore
+lets it out of `wait()`; waitable fails the wait on it).
 """
 
 from __future__ import annotations
@@ -125,11 +125,6 @@ def test_client_error_without_a_code_is_polled_again_as_botocore_does() -> None:
     assert _ours(cls, outcomes, 2) == ("success", 2)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="matching.py: an exception that is no ClientError is seen as "
-    "{'Error': {'Code': ...}}, so `error: true` matches it; botocore lets it out",
-)
 def test_error_true_does_not_match_an_exception_botocore_lets_out() -> None:
     cls, document = _synthetic(
         [{"matcher": "error", "expected": True, "state": "retry"}]
