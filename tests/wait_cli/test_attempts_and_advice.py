@@ -74,6 +74,19 @@ def test_max_attempts_above_botocores_makes_them_all(
     assert data["error"]["message"] == result.stderr[len("waitable wait: ") : -1]
 
 
+def test_delay_keeps_botocores_attempts(
+    fresh: MotoServer, unique_name: str, virtual_time: VirtualClock
+) -> None:
+    """`--delay 60` polls botocore's 20 times, 60 s apart (as boto3's `Delay` does),
+    instead of stopping at the 100 s of botocore's own 5 s × 20."""
+    result = _missing_bucket(fresh, unique_name, "--delay", "60", "--output", "json")
+    assert result.exit_code == ExitCode.TIMEOUT, result.output
+    data = json.loads(result.stdout)
+    assert data["attempts"] == 20
+    assert virtual_time.now() == pytest.approx(19 * 60 + 60)  # then the deadline
+    assert "(--max-wait 1200)" in result.stderr, result.stderr
+
+
 def test_max_wait_given_still_limits_max_attempts(
     fresh: MotoServer, unique_name: str, virtual_time: VirtualClock
 ) -> None:

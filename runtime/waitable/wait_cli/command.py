@@ -241,11 +241,17 @@ def wait(**options: Any) -> None:
 
 
 def _deadline(
-    entry: WaiterEntry, label: str, max_wait: float | None, max_attempts: int | None
+    entry: WaiterEntry,
+    label: str,
+    max_wait: float | None,
+    max_attempts: int | None,
+    delay: float | None = None,
 ) -> float:
     """The wait's `max_wait_time`: `--max-wait`; else, with `--max-attempts`, no limit
     of its own (those attempts are the limit, as boto3's `WaiterConfig` `MaxAttempts`
-    makes them); else the source's deadline (botocore's delay × max attempts)."""
+    makes them); else the source's deadline (botocore's delay × max attempts), with
+    `--delay` as the delay (botocore's attempts are kept, as boto3's `Delay` keeps
+    them)."""
     if max_wait is not None:
         return max_wait
     if entry.default_max_wait is None:
@@ -254,6 +260,8 @@ def _deadline(
         )
     if max_attempts is not None:
         return MAX_SECONDS
+    if delay is not None and entry.attempts is not None:
+        return min(delay * entry.attempts, MAX_SECONDS)
     return entry.default_max_wait
 
 
@@ -290,7 +298,7 @@ def _command(
     label = f"{service} {name}"
     entry = _entry(source, service, name)
     data = _input(entry, service, options, input_json, input_file)
-    deadline = _deadline(entry, label, max_wait, max_attempts)
+    deadline = _deadline(entry, label, max_wait, max_attempts, delay)
     # the deadline is the user's own, or botocore's default, unless --max-attempts
     # alone made it the command's "no limit": messages then speak of attempts only
     deadline_given = max_wait is not None or max_attempts is None

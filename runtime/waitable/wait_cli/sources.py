@@ -46,7 +46,8 @@ class WaiterEntry:
     """One waiter as the command line names it, and how to get its class.
 
     `default_max_wait` is the source's own deadline (botocore's delay times max
-    attempts), None when the wait needs `--max-wait`; `summary` is for `--list`.
+    attempts), None when the wait needs `--max-wait`; `attempts` is botocore's max
+    attempts, when the deadline comes from them; `summary` is for `--list`.
     `service` is the botocore name of the waiter's service (what the client and the
     input options are made for, e.g. `lambda` for a package's `lambda_`), None when
     it is the name the user gave.
@@ -59,6 +60,7 @@ class WaiterEntry:
     default_max_wait: float | None
     summary: str
     service: str | None = None
+    attempts: int | None = None
 
 
 class WaiterSource(Protocol):
@@ -107,6 +109,7 @@ class BotocoreSource:
                 load=_botocore_loader(waiter_class, service, waiter.name),
                 default_max_wait=float(waiter.default_max_wait_time),
                 summary=f"every {waiter.delay:g} s, at most {waiter.max_attempts} attempts",
+                attempts=waiter.max_attempts,
             )
             for waiter in found.values()
         }
@@ -143,6 +146,7 @@ def _entry(
         default_max_wait=deadline,
         summary=f"{summary} ({origin})",
         service=service,
+        attempts=attempts if isinstance(attempts, int) else None,
     )
 
 
