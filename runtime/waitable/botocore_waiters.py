@@ -39,6 +39,7 @@ from .definition import (
     WaiterDefinitionError,
 )
 from .errors import WaiterConfigurationError
+from .seconds import MAX_SECONDS
 from .waiter import AsyncWaiter, Waiter
 
 __all__ = [
@@ -228,16 +229,27 @@ def default_config(
     backoff: bool = True,
 ) -> WaiterConfig:
     """botocore's timing (a fixed `delay`, `delay × max_attempts` to wait) under
-    whatever `given` sets; `backoff=False` leaves the strategy to the caller."""
+    whatever `given` sets; `backoff=False` leaves the strategy to the caller.
+
+    With the fixed delay and no `wait_timeout`, the limits follow boto3's
+    `WaiterConfig` (as `waitable wait`'s options do): `max_attempts` given are the
+    limit (all of them are made), and a `min_delay` given spaces botocore's
+    attempts. Another strategy keeps botocore's deadline."""
     given = WaiterConfig() if given is None else given
     strategy = given.strategy
     if strategy is None and backoff:
         strategy = FixedDelay()
+    wait_timeout = given.wait_timeout
+    if wait_timeout is None:
+        wait_timeout = delay * max_attempts
+        if type(strategy) is FixedDelay and strategy.delay is None:
+            if given.max_attempts is not None:
+                wait_timeout = MAX_SECONDS
+            elif given.min_delay is not None:
+                wait_timeout = min(given.min_delay * max_attempts, MAX_SECONDS)
     return WaiterConfig(
         max_attempts=given.max_attempts,
-        wait_timeout=(
-            delay * max_attempts if given.wait_timeout is None else given.wait_timeout
-        ),
+        wait_timeout=wait_timeout,
         backoff=strategy,
         min_delay=delay if given.min_delay is None else given.min_delay,
         max_delay=delay if given.max_delay is None else given.max_delay,

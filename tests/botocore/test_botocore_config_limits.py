@@ -1,0 +1,61 @@
+"""botocore waiters' limits under a `config=WaiterConfig(...)`, as boto3's
+`WaiterConfig` sets them: `max_attempts` are all made, and a fixed delay given
+spaces botocore's attempts (before, both stayed capped by botocore's own delay ×
+maxAttempts: 5 s × 20 for s3's BucketExists)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from botocore.exceptions import ClientError
+
+from waitable import WaiterConfig, WaiterMaxAttemptsError, WaiterTimeoutError
+from waitable.backoff import ExponentialDelay
+from waitable.botocore_waiters import waiter_class
+from waitable.testing import VirtualClock
+
+
+class _MissingBucket:
+    """An s3 client whose every HeadBucket answers 404, counting the calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def head_bucket(self, **kwargs: Any) -> Any:
+        self.calls += 1
+        raise ClientError(
+            {"Error": {"Code": "404"}, "ResponseMetadata": {"HTTPStatusCode": 404}},
+            "HeadBucket",
+        )
+
+
+def _wait(config: WaiterConfig | None) -> tuple[_MissingBucket, VirtualClock, Any]:
+    cls: Any = waiter_class("s3", "BucketExists")
+    client, clock = _MissingBucket(), VirtualClock()
+    with pytest.raises((WaiterTimeoutError, WaiterMaxAttemptsError)) as caught:
+        cls(client, clock=clock, config=config).wait({"Bucket": "b"})
+    return client, clock, caught.value
+
+
+def test_botocores_own_limits() -> None:
+    client, clock, error = _wait(None)
+    assert client.calls == 20 and isinstance(error, WaiterTimeoutError)
+
+
+def test_max_attempts_given_are_all_made() -> None:
+    client, clock, error = _wait(WaiterConfig(max_attempts=50))
+    assert client.calls == 50 and isinstance(error, WaiterMaxAttemptsError)
+    assert clock.now() == pytest.approx(49 * 5)
+
+
+def test_a_delay_given_spaces_botocores_attempts() -> None:
+    client, clock, error = _wait(WaiterConfig(min_delay=60, max_delay=60))
+    assert client.calls == 20 and isinstance(error, WaiterTimeoutError)
+    assert clock.now() == pytest.approx(20 * 60)
+
+
+def test_another_strategy_keeps_botocores_deadline() -> None:
+    config = WaiterConfig(backoff=ExponentialDelay(), min_delay=1, max_delay=8)
+    client, clock, error = _wait(config)
+    assert isinstance(error, WaiterTimeoutError) and clock.now() == pytest.approx(100)
