@@ -274,6 +274,7 @@ def test_the_bucket_stays_within_bounds_and_never_pays_more_than_it_earned(
     for op, index, reason, step in ops:
         clock += step
         latest = max(latest, clock)
+        first = min(first, clock)  # the bucket refills from the earliest reading
         if op == "acquire" or not tokens:
             try:
                 token = bucket.acquire_token(clock)
