@@ -182,6 +182,11 @@ class WaiterConfig:
             # too, and a float, so a continuous strategy's jitter stays continuous).
             low = low if strategy.min_delay is None else strategy.min_delay
             high = high if strategy.max_delay is None else strategy.max_delay
+        elif isinstance(strategy, type):  # FixedDelay for FixedDelay(): see options
+            raise WaiterConfigurationError(
+                f"{owner}: backoff must be a strategy, got the class "
+                f"{strategy.__name__}; pass an instance: {strategy.__name__}()"
+            )
         elif strategy is not None and not callable(strategy):
             raise WaiterConfigurationError(
                 f"{owner}: backoff must be a strategy such as waitable.SmithyBackoff() "

@@ -29,6 +29,7 @@ import random
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Literal, TypeAlias, cast
 
 from .backoff import Backoff, new_context
@@ -69,7 +70,7 @@ from .options import (
     validate_seconds,
 )
 from .results import WaiterResult
-from .seconds import is_plain_delay
+from .seconds import describe_value, is_plain_delay
 from .steps import SavedWait
 from .waiter import AsyncWaiter, Waiter, _WaiterBase
 
@@ -573,6 +574,17 @@ class _Settings:
     errors: tuple[ModeledError, ...]
 
 
+def _checked_name(name: object) -> str:
+    """`name` when it is a non-empty string: errors, logs and saved waits carry it."""
+    if not isinstance(name, str) or not name:
+        raise WaiterDefinitionError(
+            "a custom waiter's name must be a non-empty string, got "
+            f"{describe_value(name)}; "
+            'pass e.g. "JenkinsBuildDone"'
+        )
+    return name
+
+
 def custom_waiter(
     name: str,
     *,
@@ -600,13 +612,14 @@ def custom_waiter(
     the second poll, and so on), so no delay is drawn twice. The asyncio class is
     the result's `.Async`.
     """
+    name = _checked_name(name)
     settings = _Settings(
         min_delay,
         max_delay,
         max_attempts,
         max_wait_time,
         delay_before_first_attempt,
-        None if backoff is None else validate_backoff(name, backoff),
+        _checked_backoff(name, backoff),
         retry_on,
         operation_method,
         jmespath,
@@ -644,10 +657,15 @@ def custom_waiter_from_trait(
     """`custom_waiter` from the trait's JSON shape: `{"acceptors": [...], "minDelay": 15, ...}`.
 
     `document` is the waiter's object (or the trait's map holding `name`), as a
-    dict, JSON text, or a path to a JSON file. `options` are `custom_waiter`'s
-    (not `acceptors`, `min_delay`, `max_delay`, `documentation`).
+    dict, JSON text, or a path to a JSON file (a `Path`, or a string that does not
+    start with `{` or `[`, as in `custom_waiter_from_trait(name, "waiters.json")`).
+    `options` are `custom_waiter`'s (not `acceptors`, `min_delay`, `max_delay`,
+    `documentation`).
     """
+    name = _checked_name(name)
     source = "the trait document"
+    if isinstance(document, str) and not document.lstrip().startswith(("{", "[")):
+        document = Path(document)  # a file name: JSON text starts with `{` or `[`
     if isinstance(document, os.PathLike):
         source = os.fspath(document)
         try:
@@ -670,6 +688,17 @@ def custom_waiter_from_trait(
         and isinstance(document.get(name), Mapping)
     ):
         document = document[name]
+    elif (
+        isinstance(document, Mapping)
+        and "acceptors" not in document
+        and document
+        and all(isinstance(v, Mapping) for v in document.values())
+    ):  # a trait map of other waiters: say so, not "`acceptors` must be a list"
+        held = ", ".join(sorted(str(key) for key in document))
+        raise WaiterDefinitionError(
+            f"{source}: no waiter {name!r} in this document, which defines {held:.500}; "
+            "pass one of those names, or add the waiter"
+        )
     if not isinstance(document, Mapping):
         raise WaiterDefinitionError(
             f"{source}: waiter {name!r} must be a JSON object with `acceptors`, "
@@ -694,7 +723,7 @@ def custom_waiter_from_trait(
         options.pop("max_attempts", None),
         options.pop("max_wait_time", None),
         options.pop("delay_before_first_attempt", False),
-        options.pop("backoff", None),
+        _checked_backoff(name, options.pop("backoff", None)),
         options.pop("retry_on", ()),
         options.pop("operation_method", ""),
         options.pop("jmespath", "compiled"),
@@ -707,6 +736,11 @@ def custom_waiter_from_trait(
             f"custom waiter {name!r}: unknown option(s) {', '.join(sorted(options))}"
         )
     return _classes(definition, settings, sys._getframe(1).f_globals.get("__name__"))
+
+
+def _checked_backoff(name: str, backoff: Any) -> Backoff | None:
+    """The builder's `backoff`, checked when the class is built (not when first used)."""
+    return None if backoff is None else validate_backoff(name, backoff)
 
 
 def _with_mode(definition: WaiterDefinition, mode: JMESPathMode) -> WaiterDefinition:

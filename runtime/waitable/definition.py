@@ -27,7 +27,7 @@ from .interpreter_nesting import MAX_INTERPRETED_NESTING, interpreted_nesting
 from .jmespath_runtime import JMESPathEvaluationError
 from .outputs import OutputConverter
 from .reads import Position, Reads, output_reads_of
-from .seconds import SecondsError, parse_seconds
+from .seconds import SecondsError, describe_value, parse_seconds
 
 __all__ = [
     "Acceptor",
@@ -129,6 +129,15 @@ class PathMatcher:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "input_output", isinstance(self, InputOutputMatcher))
+        for member, value, what in (
+            ("path", self.path, "a JMESPath expression"),
+            ("expected", self.expected, "the text the result is compared with"),
+        ):
+            if not isinstance(value, str):  # else a TypeError from the parser
+                raise WaiterDefinitionError(
+                    f"a path matcher's `{member}` must be a string ({what}), "
+                    f"got {describe_value(value)}"
+                )
         if not isinstance(self.comparator, Comparator):
             raise WaiterDefinitionError(
                 f"comparator {self.comparator!r} of path {self.path!r} is not one of "
@@ -291,6 +300,11 @@ class Acceptor:
             )
         compiled: Search | None = None
         if self.message is not None:
+            if not isinstance(self.message, str):  # else a TypeError from the parser
+                raise WaiterDefinitionError(
+                    "an acceptor `message` must be a JMESPath expression string, "
+                    f"got {describe_value(self.message)}"
+                )
             if self.state is not AcceptorState.FAILURE:
                 raise WaiterDefinitionError(
                     f"an acceptor `message` is only valid on failure acceptors, "
@@ -454,13 +468,16 @@ class _TraitReader:
         deprecated = value.get("deprecated", False)
         if not isinstance(deprecated, bool):
             raise self.fail("`deprecated` must be a boolean")
+        # Read outside the `try` below, whose handler would wrap their errors twice.
+        min_delay = self.delay(value, "minDelay", 2)
+        max_delay = self.delay(value, "maxDelay", 120)
         try:
             return WaiterDefinition(
                 name=self.name,
                 operation=self.operation,
                 acceptors=acceptors,
-                min_delay=self.delay(value, "minDelay", 2),
-                max_delay=self.delay(value, "maxDelay", 120),
+                min_delay=min_delay,
+                max_delay=max_delay,
                 documentation=documentation,
                 deprecated=deprecated,
                 tags=tuple(tags),
@@ -488,8 +505,9 @@ class _TraitReader:
         message = value.get("message")
         if message is not None and not isinstance(message, str):
             raise self.fail("`message` must be a JMESPath expression string", index)
+        matcher = self.matcher(value.get("matcher"), index)  # its errors say it all
         try:
-            return Acceptor(state, self.matcher(value.get("matcher"), index), message)
+            return Acceptor(state, matcher, message)
         except WaiterDefinitionError as exc:
             raise self.fail(str(exc), index) from None
 
@@ -528,4 +546,7 @@ class _TraitReader:
                 index,
             ) from None
         kind_cls = OutputMatcher if kind == "output" else InputOutputMatcher
-        return kind_cls(path, expected, comparator)
+        try:
+            return kind_cls(path, expected, comparator)
+        except WaiterDefinitionError as exc:
+            raise self.fail(str(exc), index) from None

@@ -114,7 +114,16 @@ def resolve_options(
 
 def validate_backoff(name: str, backoff: Any) -> Backoff:
     """`backoff` when it is a strategy (callable); else an error for waiter `name`
-    that says what to pass (a named strategy belongs in a `WaiterConfig`)."""
+    that says what to pass (a named strategy belongs in a `WaiterConfig`).
+
+    A class (`FixedDelay` for `FixedDelay()`) is refused here: called with a
+    `RetryContext` it returns an instance, refused only after the first request.
+    """
+    if isinstance(backoff, type):
+        raise WaiterConfigurationError(
+            f"waiter {name}: backoff must be a strategy, got the class "
+            f"{backoff.__name__}; pass an instance: {backoff.__name__}()"
+        )
     if callable(backoff):
         strategy: Backoff = backoff
         return strategy
