@@ -12,8 +12,9 @@ dicts, lists, strings and numbers is therefore not copied at all.
 
 Every value comes out as exactly a JSON type: subclasses of `str`, `int` and
 `float` become plain values (read through the base type, so their own methods are
-never called), and a `Decimal` becomes a float (a signalling NaN a quiet one, a
-huge one infinity). Conversion recurses once per level of nesting: a value that
+never called), a mapping key becomes text the same way (a str enum member its
+value), and a `Decimal` becomes a float (a signalling NaN a quiet one, a huge
+one infinity). Conversion recurses once per level of nesting: a value that
 holds itself, or nests deeper than Python's recursion limit, raises
 `RecursionError`, which the engine reads as "cannot be compared"
 (`waitable.matching`).
@@ -128,9 +129,9 @@ def _convert_dict(value: dict[Any, Any]) -> dict[Any, Any]:
         new = item if type(item) in PLAIN_TYPES else to_jmespath(item)
         if new is not item or type(key) is not str:
             copy = dict(islice(value.items(), done))
-            copy[str(key)] = new
+            copy[_key(key)] = new
             for key, item in items:
-                copy[str(key)] = to_jmespath(item)
+                copy[_key(key)] = to_jmespath(item)
             return copy
     return value
 
@@ -149,6 +150,16 @@ def _convert_items(value: list[Any], convert: Callable[[Any], Any]) -> list[Any]
     return value
 
 
+def _key(key: Any) -> str:
+    """A mapping key as an object key: a str enum member's value and a str
+    subclass's exact text (as values get), never what its `__str__` says."""
+    if type(key) is str:
+        return key
+    if isinstance(key, enum.Enum):
+        key = key.value
+    return str.__str__(key) if isinstance(key, str) else str(key)
+
+
 def _convert_other(value: Any) -> Any:
     """The slower cases: subclasses and the non-JSON Smithy types."""
     if isinstance(value, enum.Enum):
@@ -160,7 +171,7 @@ def _convert_other(value: Any) -> Any:
     if isinstance(value, float):
         return float.__float__(value)
     if isinstance(value, datetime.datetime):
-        if value.tzinfo is None:
+        if value.utcoffset() is None:  # naive, also with a tzinfo that knows no offset
             value = value.replace(tzinfo=_UTC)  # a naive timestamp is read as UTC
         return value.timestamp()
     if isinstance(value, (bytes, bytearray, memoryview)):
@@ -168,7 +179,7 @@ def _convert_other(value: Any) -> Any:
     if isinstance(value, Decimal):
         return math.nan if value.is_nan() else float(value)  # float() refuses sNaN
     if isinstance(value, Mapping):
-        return {str(k): to_jmespath(v) for k, v in value.items()}
+        return {_key(k): to_jmespath(v) for k, v in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {
             f.name: to_jmespath(getattr(value, f.name))
