@@ -32,6 +32,7 @@ from .backoff import (
     SmithyBackoff,
 )
 from .errors import WaiterConfigurationError
+from .options import attempts_cap
 from .seconds import SecondsError, describe_value, parse_seconds
 
 __all__ = ["STRATEGY_NAMES", "NamedStrategy", "WaiterConfig", "named_strategy"]
@@ -207,14 +208,7 @@ class WaiterConfig:
             object.__setattr__(
                 self, "wait_timeout", _seconds(owner, "wait_timeout", self.wait_timeout)
             )
-        attempts = self.max_attempts
-        if attempts is not None and (
-            isinstance(attempts, bool) or not isinstance(attempts, int) or attempts < 1
-        ):
-            raise WaiterConfigurationError(
-                f"{owner}: max_attempts must be an integer >= 1 (or None for no cap), "
-                f"got {describe_value(attempts)}; pass e.g. max_attempts=40"
-            )
+        object.__setattr__(self, "max_attempts", attempts_cap(owner, self.max_attempts))
 
     @property
     def strategy(self) -> Backoff | None:

@@ -57,6 +57,13 @@ def validate_seconds(waiter_name: str, option_name: str, value: object) -> float
 
 def validate_max_attempts(waiter_name: str, value: object) -> int | None:
     """`value` as a cap on polls (an `int` >= 1, or None for no cap), or `WaiterConfigurationError`."""
+    return attempts_cap(f"waiter {waiter_name}", value)
+
+
+def attempts_cap(owner: str, value: object) -> int | None:
+    """`value` as a cap on polls: any integer >= 1 (a numpy integer too, never a
+    bool) as an `int`, or None for no cap; else `WaiterConfigurationError` naming
+    `owner`. One rule for per-call options and `WaiterConfig`."""
     if value is None:
         return None
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
@@ -67,8 +74,8 @@ def validate_max_attempts(waiter_name: str, value: object) -> int | None:
         if attempts >= 1:
             return attempts
     raise WaiterConfigurationError(
-        f"waiter {waiter_name}: max_attempts must be an integer >= 1 (or None for no "
-        f"cap), got {describe_value(value)}; pass e.g. max_attempts=10"
+        f"{owner}: max_attempts must be an integer >= 1 (or None for no cap), "
+        f"got {describe_value(value)}; pass e.g. max_attempts=10"
     )
 
 
