@@ -1,6 +1,6 @@
-"""`generate-waiters` findings of a review: validation events name the
-model file of their shape, `--botocore` refuses MODEL `-` before reading standard
-input, and refuses `--allow-danger` (botocore mode runs no validation to allow)."""
+"""`generate-waiters`: validation events name the model file of their shape,
+usage errors (`--botocore` with MODEL `-`, an empty `-o`) come before standard input
+is read, and `--botocore` refuses `--allow-danger` (it runs no validation to allow)."""
 
 from __future__ import annotations
 
