@@ -386,7 +386,15 @@ def match_error(
 
     A failure acceptor's `message` is evaluated on the error's botocore-style
     `response` mapping when it has one. Raises only `WaiterEvaluationError`.
+
+    With botocore's data, only a `ClientError` (an error with a `response`
+    mapping) is judged, and one whose response holds no `Error.Code` is judged as
+    a response, as botocore's `Waiter.wait` judges both.
     """
+    botocore = _from_botocore(definition)
+    response = _response_of(error) if botocore else None
+    if botocore and response is not None and not _is_error_response(response):
+        return match_output(definition, response, None)
     for index, acceptor in enumerate(definition.acceptors):
         matcher = acceptor.matcher
         if isinstance(matcher, SuccessMatcher):
@@ -395,8 +403,7 @@ def match_error(
             # the code, or the shape's name when the wire code differs (awsQuery)
             hit = matcher.name == code or matcher.name == modeled_class_name(error)
         elif isinstance(matcher, (BotocoreErrorMatcher, StatusMatcher)):
-            response = getattr(error, "response", None)
-            if not isinstance(response, Mapping):
+            if response is None:
                 # No `ClientError`: botocore's waiter never judges it (it leaves
                 # `wait()`), so no botocore acceptor matches: the wait fails on it.
                 continue
@@ -434,6 +441,16 @@ def _error_response(
     except NO_MATCH_ERRORS as exc:
         _no_match(definition, index, "error response (in the JMESPath data model)", exc)
         return _UNREADABLE
+
+
+def _response_of(error: Exception) -> Mapping[str, Any] | None:
+    """The error's botocore `response` mapping; None when it has none, or reading
+    it raises (a client's object, not trusted)."""
+    try:
+        response = getattr(error, "response", None)
+        return response if isinstance(response, Mapping) else None
+    except Exception:
+        return None
 
 
 def _is_error_response(response: Any) -> bool:

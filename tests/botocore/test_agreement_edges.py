@@ -4,11 +4,10 @@ missing or holds the status as a float, and service errors without metadata or w
 an empty code. Every installed waiter must end in botocore's state after the same
 number of calls.
 
-One known difference is pinned as a strict xfail: a `ClientError` whose response
-has no `Error.Code`, which botocore judges as a plain response (its path matchers
-run, and with none matching it polls again); botocore's parsers always set a code.
-An exception that is no `ClientError` is judged by no botocore acceptor (botocore
-lets it out of `wait()`; waitable fails the wait on it).
+A `ClientError` whose response has no `Error.Code` is judged as a plain response
+(its path matchers run, and with none matching the wait polls again), as botocore
+judges it; an exception that is no `ClientError` is judged by no botocore acceptor
+(botocore lets it out of `wait()`; waitable fails the wait on it).
 """
 
 from __future__ import annotations
@@ -110,11 +109,6 @@ def _synthetic(acceptors: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
     return cls, {"version": 2, "waiters": {"Synthetic": config}}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="matching.py: a ClientError without Error.Code fails at once; botocore "
-    "judges it as a response (no acceptor matches: it polls again)",
-)
 def test_client_error_without_a_code_is_polled_again_as_botocore_does() -> None:
     cls, document = _synthetic(
         [{"matcher": "path", "argument": "State", "expected": "ok", "state": "success"}]
