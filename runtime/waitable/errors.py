@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from .definition import AcceptorState
-from .printable import printable
+from .printable import printable, shortened
 from .results import WaiterResult
 
 __all__ = [
@@ -37,7 +37,7 @@ def service_text(text: str, limit: int = CODE_LIMIT) -> str:
     """Service text (an error code, a failure reason) as a message or log line
     quotes it: at most `limit` characters, control characters escaped, so a
     response can neither forge log lines nor flood them."""
-    return printable(text if len(text) <= limit else text[: limit - 3] + "...")
+    return printable(shortened(text, limit))
 
 
 def _summary(result: WaiterResult[Any]) -> str:

@@ -69,6 +69,7 @@ from .definition import (
 )
 from .error_codes import modeled_class_name
 from .errors import WaiterConfigurationError, WaiterEvaluationError
+from .printable import shortened
 from .seconds import describe_value
 from .jmespath_runtime import JMESPathEvaluationError
 from .outputs import OutputConverter
@@ -364,7 +365,7 @@ def _error_response_failure(output: Mapping[str, Any]) -> Verdict:
 def _clipped(value: Any, limit: int) -> str:
     """A response's text for a message, at most `limit` characters (any value)."""
     if isinstance(value, str):
-        return value if len(value) <= limit else value[: limit - 3] + "..."
+        return shortened(value, limit)
     return describe_value(value)
 
 

@@ -12,7 +12,7 @@ escapes such characters itself.
 
 from __future__ import annotations
 
-__all__ = ["code_point_escape", "printable"]
+__all__ = ["code_point_escape", "printable", "shortened"]
 
 _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -36,3 +36,9 @@ def code_point_escape(char: str) -> str:
     if code < 0x10000:
         return f"\\u{code:04x}"
     return f"\\U{code:08x}"
+
+
+def shortened(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters, its end marked `...` when cut (a
+    message quotes the service's text, never all of it)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
