@@ -634,6 +634,13 @@ def custom_waiter(
                 f"custom waiter {name!r}, acceptor {index}: expected an acceptor built "
                 f"with success(...), failure(...) or retry(...), got {acceptor!r}"
             )
+    if listed and all(
+        acceptor.state is not AcceptorState.SUCCESS for acceptor in listed
+    ):
+        raise WaiterDefinitionError(
+            f"custom waiter {name!r}: no acceptor has the success state, so every "
+            "wait could only fail or time out; add one built with success(...)"
+        )
     try:
         definition = WaiterDefinition(
             name=name,

@@ -363,7 +363,10 @@ def test_a_predicate_that_raises_is_an_evaluation_error_naming_the_acceptor() ->
 def test_a_failure_predicate_message_is_a_jmespath_reason() -> None:
     Waiting = custom_waiter(
         "Waiting",
-        acceptors=[failure(lambda o: o["result"] == "FAILURE", message="reason")],
+        acceptors=[
+            failure(lambda o: o["result"] == "FAILURE", message="reason"),
+            success(path("result") == "SUCCESS"),
+        ],
         max_wait_time=100,
     )
     with pytest.raises(WaiterFailureStateError, match="disk full"):
@@ -417,7 +420,9 @@ def test_error_type_by_code_uses_the_error_code_rules() -> None:
     assert isinstance(caught.value.__cause__, CodedError)
     # ... and a transport error is never matched by code, only by class.
     Coded = custom_waiter(
-        "Coded", acceptors=[retry(error_type("ConnectionResetError"))], max_wait_time=9
+        "Coded",
+        acceptors=[retry(error_type("ConnectionResetError")), success(True)],
+        max_wait_time=9,
     )
     with pytest.raises(WaiterOperationError):
         Coded(Build([ConnectionResetError()]), clock=VirtualClock()).wait()
@@ -680,7 +685,10 @@ def test_start_and_poll_once_round_trip_through_json_with_the_first_delay() -> N
 def test_poll_once_uses_the_custom_judge() -> None:
     Waiting = custom_waiter(
         "Waiting",
-        acceptors=[failure(lambda o: o["result"] == "ABORTED")],
+        acceptors=[
+            failure(lambda o: o["result"] == "ABORTED"),
+            success(path("result") == "SUCCESS"),
+        ],
         max_wait_time=60,
     )
     waiter = Waiting(Build([None, "ABORTED"]), clock=VirtualClock())
@@ -834,3 +842,16 @@ def test_the_auto_scaling_waiter_waits_for_every_group(mode: Any) -> None:
         )
         assert [a.acceptor_index for a in result.history] == [0, None, None, 1]
         assert client.calls[0] == {"AutoScalingGroupNames": ["web", "api"]}
+
+
+def test_a_waiter_without_a_success_acceptor_is_refused() -> None:
+    """The spec's MUST (a wait without one can only fail or time out), as for the
+    trait: refused when the class is made, not after a wait that cannot succeed."""
+    with pytest.raises(
+        WaiterDefinitionError, match="'Never': no acceptor has the success"
+    ):
+        custom_waiter(
+            "Never",
+            acceptors=[failure(path("result") == "FAILED"), retry(True)],
+            max_wait_time=60,
+        )
