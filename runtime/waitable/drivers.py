@@ -104,14 +104,16 @@ def run_sync(
         actions.close()
 
 
-def check_cancel_event(cancel: object) -> None:
-    """Refuse a `cancel=` that is not an event, before any request."""
+def check_cancel_event(cancel: object, waiter: str = "") -> None:
+    """Refuse a `cancel=` that is not an event, before any request (naming the
+    `waiter` whose wait was given it, when there is one)."""
     if not (
         callable(getattr(cancel, "is_set", None))
         and callable(getattr(cancel, "wait", None))
     ):
+        whose = f"waiter {waiter}: " if waiter else ""
         raise WaiterConfigurationError(
-            f"cancel= takes a threading.Event (anything with is_set() and "
+            f"{whose}cancel= takes a threading.Event (anything with is_set() and "
             f"wait(timeout)), not {type(cancel).__name__}; set the event from "
             "another thread to cancel"
         )

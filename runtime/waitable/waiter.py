@@ -22,7 +22,7 @@ from .backoff import Backoff, SmithyBackoff
 from .clock import CancelEvent, Clock, SystemClock, wall_reading
 from .config import WaiterConfig
 from .definition import WaiterDefinition
-from .drivers import run_async, run_sync
+from .drivers import check_cancel_event, run_async, run_sync
 from .errors import WaiterConfigurationError, WaiterError
 from .flow import (
     NOT_YET,
@@ -515,6 +515,8 @@ class Waiter(_WaiterBase[InputT, OutputT]):
         plan = self._wait_plan(
             max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
+        if cancel is not None:
+            check_cancel_event(cancel, plan.definition.name)
         clock, call = self.clock, self._call
         state = self._begin(plan, clock.now())
         result: WaiterResult[OutputT] = run_sync(

@@ -194,6 +194,8 @@ def test_something_that_is_not_an_event_is_refused_before_any_request(
 ) -> None:
     clock = VirtualClock()
     script = Script(clock, [DONE])
-    with pytest.raises(WaiterConfigurationError, match="cancel= takes a threading"):
+    with pytest.raises(
+        WaiterConfigurationError, match="^waiter ThingExists: cancel= takes a threading"
+    ):
         waiter(script, clock).wait({}, max_wait_time=600, cancel=cancel)
     assert script.calls == []
