@@ -19,8 +19,13 @@ _FALLBACK_HOPS = 16
 
 
 def _check(seconds: float) -> None:
-    if not isinstance(seconds, (int, float)) or math.isnan(seconds) or seconds < 0:
-        raise ValueError(f"cannot sleep or advance by {seconds!r} seconds")
+    """Refuse what would break virtual time: not a number, negative, or infinite
+    (time would stand at infinity, past every deadline and timer, for good)."""
+    if not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
+        raise ValueError(
+            f"cannot sleep or advance by {seconds!r} seconds: give a finite, "
+            "non-negative number"
+        )
 
 
 class _IdleWatcher:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import math
+from typing import Any
 
 import pytest
 
@@ -18,10 +20,16 @@ def test_sync_sleep_and_advance_move_time_at_once() -> None:
     assert clock.now() == 109.5  # reading does not move it
 
 
-@pytest.mark.parametrize("bad", [-1, float("nan"), "1"])
-def test_nonsense_durations_are_refused(bad: object) -> None:
+@pytest.mark.parametrize("bad", [-1, float("nan"), "1", math.inf, -math.inf])
+def test_nonsense_durations_are_refused(bad: Any) -> None:
+    """Infinity too: time would stand at infinity for good, past every deadline."""
+    clock = VirtualClock(100)
+    for move in (clock.sleep, clock.advance, lambda s: clock.call_later(s, print)):
+        with pytest.raises(ValueError, match="cannot sleep or advance"):
+            move(bad)
     with pytest.raises(ValueError, match="cannot sleep or advance"):
-        VirtualClock().sleep(bad)  # type: ignore[arg-type]
+        asyncio.run(clock.sleep_async(bad))
+    assert clock.now() == 100
 
 
 def test_async_sleepers_wake_in_order_of_their_deadlines() -> None:
