@@ -367,7 +367,7 @@ def _too_late(
         WaiterTimeoutError(
             _result(state, plan.definition, now),
             max_wait_time=plan.options.max_wait_time,
-            why=_late_reason(outcome),
+            why=_late_reason(outcome, now - state.deadline),
         )
     )
 
@@ -515,7 +515,9 @@ def _decide_in_general(
     if plan.on_attempt is not None or (
         _LEVELS.get(_DEBUG) is not False and logger.isEnabledFor(_DEBUG)
     ):
-        _report(plan, history[-1])  # the Attempt, read back (history_limit >= 1)
+        # the Attempt, read back (history_limit >= 1)
+        why = _late_reason(outcome, finished - state.deadline) if late else None
+        _report(plan, history[-1], why, not isinstance(outcome, CutOff))
     if broken is not None:
         error = broken.with_result(_result(state, definition, finished))
         logger.info("%s", error)
@@ -665,8 +667,16 @@ def _judge_safely(
         return None, broken
 
 
-def _late_reason(outcome: Outcome) -> str:
+def _late_reason(outcome: Outcome, past: float) -> str:
+    """Why a poll that ended `past` seconds after the deadline (or was never made)
+    decided nothing. Only the final poll runs past the deadline, by up to its
+    `min_delay` allowance."""
     if isinstance(outcome, CutOff):
+        if past > EPSILON:
+            return (
+                f"the final poll's request was cut off {past:g}s after the deadline, "
+                "at the end of its allowance (min_delay)"
+            )
         return "the request was cut off at the deadline"
     if isinstance(outcome, Late):
         return "the next poll could only start after the deadline, so it was not made"
@@ -695,21 +705,31 @@ def _result(
     )
 
 
-def _report(plan: WaitPlan, attempt: Attempt[Any]) -> None:
-    """Log one attempt at DEBUG and hand it to the `on_attempt` hook."""
+def _report(
+    plan: WaitPlan,
+    attempt: Attempt[Any],
+    late: str | None = None,
+    answered: bool = True,
+) -> None:
+    """Log one attempt at DEBUG and hand it to the `on_attempt` hook; `late` says
+    why a poll that ended past the deadline was not judged (`_late_reason`), and
+    `answered` is False for a request cut off before any answer came."""
     if logger.isEnabledFor(logging.DEBUG):
-        if attempt.acceptor_index is None:
+        if late is not None:
+            decided = f"not judged: {late}"
+        elif attempt.acceptor_index is None:
             decided = "no acceptor matched"
         else:
             matcher = plan.definition.acceptors[attempt.acceptor_index].matcher
             decided = (
                 f"acceptor {attempt.acceptor_index} ({matcher.describe()}) matched"
             )
-        seen = (
-            "output"
-            if attempt.error_type is None
-            else f"error {service_text(attempt.error_type)}"
-        )
+        if attempt.error_type is not None:
+            seen = f"error {service_text(attempt.error_type)}"
+        elif not answered:
+            seen = "no answer"
+        else:
+            seen = "output"
         logger.debug(
             "waiter %s attempt %d at %.3fs (after %.3fs delay, took %.3fs, "
             "%d retries): %s; %s -> %s",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from typing import Any
 
@@ -69,6 +70,51 @@ def test_cancelling_during_a_request_cancels_the_request() -> None:
         assert script.cancelled == 1
         assert clock.now() == 3
         assert only_this_task_left()
+
+    asyncio.run(main())
+
+
+def test_the_debug_line_of_a_cut_off_poll_says_it_had_no_answer(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Not "output; no acceptor matched": no answer came and nothing was judged."""
+
+    async def main() -> None:
+        clock = VirtualClock()
+        script = Script(clock, [PENDING, Step(hang=True)])
+        with pytest.raises(WaiterTimeoutError):
+            await async_waiter(script).wait({}, max_wait_time=30)
+
+    with caplog.at_level(logging.DEBUG, logger="waitable"):
+        asyncio.run(main())
+    lines = [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "waitable" and r.levelno == logging.DEBUG
+    ]
+    assert lines[0].endswith("output; no acceptor matched -> retry")
+    assert lines[1].startswith("waiter ThingExists attempt 2 at 2.000s")
+    assert lines[1].endswith(
+        "no answer; not judged: the request was cut off at the deadline -> failure"
+    )
+
+
+def test_the_final_poll_cut_off_after_its_allowance_says_so() -> None:
+    """The final poll starts at the deadline and may run min_delay seconds more:
+    its cut-off comes after the deadline, and the error says by how much."""
+
+    async def main() -> None:
+        clock = VirtualClock()
+        script = Script(clock, [PENDING, PENDING, Step(hang=True)])
+        with pytest.raises(WaiterTimeoutError) as info:
+            await async_waiter(script).wait(
+                {}, max_wait_time=5, min_delay=2, max_delay=2
+            )
+        assert [a.started_at for a in info.value.result.history] == [0, 2, 5]
+        assert clock.now() == 7
+        assert "the final poll's request was cut off 2s after the deadline" in str(
+            info.value
+        )
 
     asyncio.run(main())
 
