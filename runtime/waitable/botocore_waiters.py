@@ -233,8 +233,11 @@ def default_config(
 
     With the fixed delay and no `wait_timeout`, the limits follow boto3's
     `WaiterConfig` (as `waitable wait`'s options do): `max_attempts` given are the
-    limit (all of them are made), and a `min_delay` given spaces botocore's
-    attempts. Another strategy keeps botocore's deadline."""
+    limit (all of them are made, with no deadline: `wait_timeout` stays None), and
+    a `min_delay` given spaces botocore's attempts. Another strategy keeps
+    botocore's deadline. A bound given alone moves the other one along with it
+    when botocore's delay would cross it (`min_delay=60` on a 5 s waiter polls
+    every 60 s)."""
     given = WaiterConfig() if given is None else given
     strategy = given.strategy
     if strategy is None and backoff:
@@ -244,15 +247,20 @@ def default_config(
         wait_timeout = delay * max_attempts
         if type(strategy) is FixedDelay and strategy.delay is None:
             if given.max_attempts is not None:
-                wait_timeout = MAX_SECONDS
+                wait_timeout = None  # the attempts are the limit
             elif given.min_delay is not None:
                 wait_timeout = min(given.min_delay * max_attempts, MAX_SECONDS)
+    low, high = given.min_delay, given.max_delay
+    if low is None:
+        low = delay if high is None else min(delay, high)
+    if high is None:
+        high = max(delay, low)
     return WaiterConfig(
         max_attempts=given.max_attempts,
         wait_timeout=wait_timeout,
         backoff=strategy,
-        min_delay=delay if given.min_delay is None else given.min_delay,
-        max_delay=delay if given.max_delay is None else given.max_delay,
+        min_delay=low,
+        max_delay=high,
     )
 
 
@@ -275,6 +283,7 @@ class BotocoreDefaultsWaiter(Waiter[InputT, OutputT]):
     definition's `min_delay`) and `min_delay × botocore_max_attempts` to wait."""
 
     botocore_max_attempts: ClassVar[int]
+    attempts_bound_alone: ClassVar[bool] = True
 
     def __init__(self, client: object, **kwargs: Any) -> None:
         super().__init__(client, **_with_defaults(type(self), kwargs))
@@ -284,6 +293,7 @@ class AsyncBotocoreDefaultsWaiter(AsyncWaiter[InputT, OutputT]):
     """`BotocoreDefaultsWaiter` for asyncio."""
 
     botocore_max_attempts: ClassVar[int]
+    attempts_bound_alone: ClassVar[bool] = True
 
     def __init__(self, client: object, **kwargs: Any) -> None:
         super().__init__(client, **_with_defaults(type(self), kwargs))

@@ -399,6 +399,7 @@ class _CustomBase(_WaiterBase[Any, Any]):
     """What both custom waiter kinds add: the judge, builder defaults, the first delay."""
 
     judge: ClassVar[Judge | None] = judge_acceptors
+    attempts_bound_alone: ClassVar[bool] = True
     delay_before_first_attempt: ClassVar[bool] = False
     default_max_wait_time: ClassVar[float | None] = None
     default_max_attempts: ClassVar[int | None] = None
@@ -428,7 +429,8 @@ class _CustomBase(_WaiterBase[Any, Any]):
         max_attempts: int | None,
         backoff: Backoff | None,
     ) -> WaitOptions:
-        """The wait's options; with `max_attempts` and no `max_wait_time`, no deadline."""
+        """The wait's options, the builder's defaults under the config's; with
+        `max_attempts` and no `max_wait_time`, no deadline (`attempts_bound_alone`)."""
         cls = type(self)
         max_wait_time, min_delay, max_delay, max_attempts = self.config.fill(
             max_wait_time, min_delay, max_delay, max_attempts
@@ -437,17 +439,9 @@ class _CustomBase(_WaiterBase[Any, Any]):
             max_wait_time = cls.default_max_wait_time
         if max_attempts is None:
             max_attempts = cls.default_max_attempts
-        unbounded = max_wait_time is None and max_attempts is not None
-        options = super()._options(
-            1 if unbounded else max_wait_time,
-            min_delay,
-            max_delay,
-            max_attempts,
-            backoff,
+        return super()._options(
+            max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
-        if unbounded:
-            options = dataclasses.replace(options, max_wait_time=math.inf)
-        return options
 
     def _plan_with(self, options: WaitOptions, rng: random.Random) -> WaitPlan:
         """The base plan; with `delay_before_first_attempt`, one whose delays go on

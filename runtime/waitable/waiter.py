@@ -60,6 +60,10 @@ class _WaiterBase(Generic[InputT, OutputT]):
     operation_method: ClassVar[str] = ""
     #: How outcomes are decided; None means the definition's acceptors.
     judge: ClassVar[Judge | None] = None
+    #: Whether `max_attempts` alone may bound a wait (no `max_wait_time`: no
+    #: deadline), as for custom waiters and botocore's (boto3's `MaxAttempts`). A
+    #: spec waiter requires `max_wait_time` (the spec's MUST).
+    attempts_bound_alone: ClassVar[bool] = False
     _blocking: ClassVar[bool] = False
 
     def __init__(
@@ -146,18 +150,28 @@ class _WaiterBase(Generic[InputT, OutputT]):
         max_attempts: int | None,
         backoff: Backoff | None,
     ) -> WaitOptions:
-        """The caller's overrides, then the config, merged with the definition."""
+        """The caller's overrides, then the config, merged with the definition;
+        `max_attempts` and no `max_wait_time` is no deadline where the class allows
+        it (`attempts_bound_alone`)."""
         max_wait_time, min_delay, max_delay, max_attempts = self.config.fill(
             max_wait_time, min_delay, max_delay, max_attempts
         )
-        return resolve_options(
+        unbounded = (
+            max_wait_time is None
+            and max_attempts is not None
+            and type(self).attempts_bound_alone
+        )
+        options = resolve_options(
             self.definition,
-            max_wait_time=max_wait_time,
+            max_wait_time=1 if unbounded else max_wait_time,
             min_delay=min_delay,
             max_delay=max_delay,
             max_attempts=max_attempts,
             backoff=self.backoff if backoff is None else backoff,
         )
+        if unbounded:
+            options = dataclasses.replace(options, max_wait_time=math.inf)
+        return options
 
     def _options_for(
         self,

@@ -59,3 +59,41 @@ def test_another_strategy_keeps_botocores_deadline() -> None:
     config = WaiterConfig(backoff=ExponentialDelay(), min_delay=1, max_delay=8)
     client, clock, error = _wait(config)
     assert isinstance(error, WaiterTimeoutError) and clock.now() == pytest.approx(100)
+
+
+@pytest.mark.parametrize(
+    "config, delay",
+    [
+        (WaiterConfig(min_delay=60), 60),  # boto3's Delay=60: max_delay follows
+        (WaiterConfig(max_delay=2), 2),  # min_delay follows it down
+        (WaiterConfig(min_delay=1), 1),  # the fixed delay is min_delay
+    ],
+)
+def test_one_bound_given_moves_the_other_past_botocores_delay(
+    config: WaiterConfig, delay: float
+) -> None:
+    """Refused before ("min_delay 60 is greater than max_delay 5", a max_delay
+    the user never gave): a bound given alone takes the other along with it."""
+    client, clock, error = _wait(config)
+    starts = [attempt.started_at for attempt in error.result.history]
+    assert starts[1] == pytest.approx(delay)
+
+
+def test_max_attempts_alone_is_no_deadline_not_a_hundred_years() -> None:
+    """The attempts are the limit: the wait has no max_wait_time (before, a
+    100-year stand-in showed up in the error and in `waitable simulate`)."""
+    cls: Any = waiter_class("s3", "BucketExists")
+    waiter = cls(
+        _MissingBucket(), clock=VirtualClock(), config=WaiterConfig(max_attempts=4)
+    )
+    assert waiter.config.wait_timeout is None
+    client, clock, error = _wait(WaiterConfig(max_attempts=4))
+    assert isinstance(error, WaiterMaxAttemptsError) and client.calls == 4
+    assert error.max_wait_time == float("inf")
+    assert str(error).endswith(
+        "with no max_wait_time; raise max_attempts to keep waiting"
+    )
+    # a saved wait of it resumes (no deadline is allowed for this class)
+    saved = waiter.start({"Bucket": "b"})
+    step = waiter.poll_once(type(saved).from_json(saved.to_json()))
+    assert not step.done
