@@ -4,8 +4,13 @@ delay it waited."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from click.testing import CliRunner
 
+from waitable.custom import custom_waiter, path, success
+from waitable.simulate import simulation
 from waitable.simulate.commands import waitable
 
 
@@ -44,3 +49,100 @@ def test_a_waiter_class_shows_its_own_bounds() -> None:
         "  waitable.simulate.simulation:SimulatedResource: min_delay=2, "
         "max_delay=120, max_attempts=4, call_duration=0\n" in out
     )
+
+
+def test_a_waiter_class_with_a_strategy_shows_the_strategys_default_delay() -> None:
+    """`--waiter X --strategy fixedDelay` waited the strategy's default 5 s and
+    the report (text and JSON) left it out."""
+    out = _report(
+        "--waiter",
+        "waitable.simulate.simulation:SimulatedResource",
+        "--strategy",
+        "fixedDelay",
+        "--wait-timeout",
+        "30",
+    )
+    assert "strategy=fixedDelay, delay=5, wait_timeout=30," in out
+    data = json.loads(
+        CliRunner()
+        .invoke(
+            waitable,
+            [
+                "simulate",
+                "--runs",
+                "5",
+                "--waiter",
+                "waitable.simulate.simulation:SimulatedResource",
+                "--strategy",
+                "exponentialDelay",
+                "--base-delay",
+                "3",
+                "--wait-timeout",
+                "30",
+                "--json",
+            ],
+        )
+        .output
+    )
+    (row,) = data["strategies"]
+    assert row["settings"]["base_delay"] == 3 and row["settings"]["max_delay"] == 20
+
+
+def test_settings_show_the_delays_as_given_not_rounded() -> None:
+    """The text report rounded settings to one decimal (`delay=0` for 0.04),
+    disagreeing with the JSON and the command line."""
+    out = _report(
+        "--strategy",
+        "fixedDelayWithoutJitter",
+        "--delay",
+        "0.04",
+        "--wait-timeout",
+        "0.3",
+        "--ready-after",
+        "0.1",
+    )
+    assert "  fixedDelayWithoutJitter: delay=0.04, wait_timeout=0.3," in out
+
+
+def test_retry_immediately_runs_on_a_waiter_that_caps_its_own_attempts() -> None:
+    """Refused before ("never lets the virtual clock move"), though the waiter's
+    own `max_attempts` ends every run."""
+    out = _report(
+        "--waiter",
+        "tests.simulate.test_simulate_settings:Capped",
+        "--strategy",
+        "retryImmediately",
+    )
+    assert "strategy=retryImmediately, max_attempts=5," in out
+
+
+Capped = custom_waiter(
+    "Capped", acceptors=[success(path("status") == "ready")], max_attempts=5
+)
+
+
+def test_too_many_checks_says_how_far_the_run_got_and_what_to_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """It blamed a configuration that "barely lets time move" even when time moved
+    fine and the run was simply long."""
+    monkeypatch.setattr(simulation, "MAX_CHECKS", 50)
+    result = CliRunner().invoke(
+        waitable,
+        [
+            "simulate",
+            "--runs",
+            "1",
+            "--strategy",
+            "fixedDelayWithoutJitter",
+            "--delay",
+            "1",
+            "--wait-timeout",
+            "200",
+            "--ready-after",
+            "150",
+        ],
+    )
+    assert result.exit_code != 0
+    assert "more than 50 checks in one run (at 50s of simulated time)" in result.output
+    assert "barely" not in result.output

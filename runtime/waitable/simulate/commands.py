@@ -28,6 +28,7 @@ from .simulation import (
     Candidate,
     SimulationError,
     strategy_candidate,
+    strategy_settings,
     wait_limits,
 )
 from .svg import render_svg
@@ -635,12 +636,16 @@ def _waiter_candidate(
     settings: tuple[tuple[str, Any], ...] = (("waiter", spec),)
     if strategy is not None:
         _check_parameters(shared, PARAMETERS[strategy], f"--strategy {strategy}")
+        named = named_strategy(strategy, **shared)
         config = WaiterConfig(
             max_attempts=common.get("max_attempts"),
             wait_timeout=common.get("wait_timeout"),
-            backoff=named_strategy(strategy, **shared),
+            backoff=named,
         )
-        settings += (("strategy", strategy), *sorted(shared.items()))
+        settings += (
+            ("strategy", strategy),
+            *strategy_settings(strategy, named, cls.definition),
+        )
     else:
         what = "--waiter without --strategy (it keeps its own backoff)"
         _check_parameters(shared, OWN_BACKOFF_PARAMETERS, what)

@@ -41,6 +41,12 @@ def seconds_text(value: float | None) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
+def _exactly(value: float) -> str:
+    """A setting as given (`0.04`, not the one decimal of `seconds_text`), with no
+    trailing `.0`: the settings are what was asked for, not a measurement."""
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
 @dataclass(frozen=True, slots=True)
 class Lane:
     """One candidate: the timeline of its first run, its summary, the limits it ran under."""
@@ -114,7 +120,7 @@ class Report:
             if data.get(key) == lane.candidate.label:
                 del data[key]  # the row's name says it
         return ", ".join(
-            f"{key}={seconds_text(value) if isinstance(value, float) else value}"
+            f"{key}={_exactly(value) if isinstance(value, float) else value}"
             for key, value in data.items()
             if value is not None
         )

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..backoff import RetryImmediately
-from ..config import WaiterConfig, named_strategy
+from ..config import NamedStrategy, WaiterConfig, named_strategy
+from ..definition import WaiterDefinition
 from ..custom import custom_waiter, path, success
 from ..errors import (
     WaiterConfigurationError,
@@ -106,6 +107,8 @@ class Candidate:
             isinstance(self.config.strategy, RetryImmediately)
             and self.call_duration == 0
             and self.config.max_attempts is None
+            # a custom waiter's own cap (`custom_waiter(..., max_attempts=5)`)
+            and getattr(self.waiter_class, "default_max_attempts", None) is None
         )
         if never_moves:
             raise WaiterConfigurationError(
@@ -123,6 +126,22 @@ def _shown(seconds: float) -> float:
     return seconds
 
 
+def strategy_settings(
+    name: str, strategy: NamedStrategy, model: WaiterDefinition
+) -> tuple[tuple[str, Any], ...]:
+    """The delays seed 004's strategy `name` runs with on a waiter of `model`, as
+    its parameters: those given, else the model's bounds (its defaults)."""
+    low = _shown(model.min_delay if strategy.min_delay is None else strategy.min_delay)
+    high = _shown(model.max_delay if strategy.max_delay is None else strategy.max_delay)
+    if name.startswith("fixed"):
+        return (("delay", low),)
+    if name.startswith("exponential"):
+        return (("base_delay", low), ("max_delay", high))
+    if name == "smithy":
+        return (("min_delay", low), ("max_delay", high))
+    return ()
+
+
 def strategy_candidate(
     name: str,
     *,
@@ -137,16 +156,7 @@ def strategy_candidate(
     config = WaiterConfig(
         max_attempts=max_attempts, wait_timeout=wait_timeout, backoff=strategy
     )
-    model = SimulatedResource.definition
-    low = _shown(model.min_delay if strategy.min_delay is None else strategy.min_delay)
-    high = _shown(model.max_delay if strategy.max_delay is None else strategy.max_delay)
-    settings: tuple[tuple[str, Any], ...] = ()
-    if name.startswith("fixed"):
-        settings = (("delay", low),)
-    elif name.startswith("exponential"):
-        settings = (("base_delay", low), ("max_delay", high))
-    elif name == "smithy":
-        settings = (("min_delay", low), ("max_delay", high))
+    settings = strategy_settings(name, strategy, SimulatedResource.definition)
     if max_attempts is not None:
         settings += (("max_attempts", max_attempts),)
     if call_duration:
@@ -300,8 +310,10 @@ class _Resource:
         self.calls += 1
         if self.calls > MAX_CHECKS:
             raise SimulationError(
-                f"{candidate.label}: more than {MAX_CHECKS} checks in one run; the "
-                "configuration barely lets time move (add --call-duration or a delay)"
+                f"{candidate.label}: more than {MAX_CHECKS} checks in one run "
+                f"(at {self.clock.now():g}s of simulated time), past what one run "
+                "simulates; make fewer checks: a longer delay, a shorter "
+                "--wait-timeout or an earlier --ready-after, or --max-attempts"
             )
         ready = self.clock.now() >= self.ready_at
         return copy.deepcopy(
