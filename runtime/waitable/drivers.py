@@ -348,10 +348,13 @@ class _Cutoff(Generator[Any, Any, Any]):
         self.handle = self._schedule(max(when - now(), 0.0))
 
     def _schedule(self, delay: float) -> TimerHandle:
-        """Call this cut-off in `delay` seconds: in the loop's own time (uvloop's is coarser)."""
-        return self.task.get_loop().call_later(delay, self, context=_CONTEXT)
+        """Call `fire` in `delay` seconds: in the loop's own time (uvloop's is coarser).
 
-    def __call__(self) -> None:
+        A bound method, not this object: it is an awaitable generator, which
+        asyncio's debug mode refuses as a callback ("coroutines cannot be used")."""
+        return self.task.get_loop().call_later(delay, self.fire, context=_CONTEXT)
+
+    def fire(self) -> None:
         """The timer went off: cut the poll off if one is running."""
         self.handle = None
         self.armed_at = None
@@ -441,7 +444,7 @@ class _ClockCutoff(_Cutoff):
         self.later = later
 
     def _schedule(self, delay: float) -> TimerHandle:
-        return self.later(delay, self)
+        return self.later(delay, self.fire)
 
 
 async def call_async(

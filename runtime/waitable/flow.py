@@ -367,7 +367,7 @@ def _too_late(
         WaiterTimeoutError(
             _result(state, plan.definition, now),
             max_wait_time=plan.options.max_wait_time,
-            why=_late_reason(outcome, now - state.deadline),
+            why=_late_reason(outcome, now - state.deadline if state.final else 0.0),
         )
     )
 
@@ -516,7 +516,8 @@ def _decide_in_general(
         _LEVELS.get(_DEBUG) is not False and logger.isEnabledFor(_DEBUG)
     ):
         # the Attempt, read back (history_limit >= 1)
-        why = _late_reason(outcome, finished - state.deadline) if late else None
+        past = finished - state.deadline if state.final else 0.0
+        why = _late_reason(outcome, past) if late else None
         _report(plan, history[-1], why, not isinstance(outcome, CutOff))
     if broken is not None:
         error = broken.with_result(_result(state, definition, finished))
@@ -668,9 +669,10 @@ def _judge_safely(
 
 
 def _late_reason(outcome: Outcome, past: float) -> str:
-    """Why a poll that ended `past` seconds after the deadline (or was never made)
-    decided nothing. Only the final poll runs past the deadline, by up to its
-    `min_delay` allowance."""
+    """Why a poll that ended (or would have begun) too late decided nothing; `past`:
+    how long after the deadline the final poll, which may run up to its
+    `min_delay` allowance past it, was cut off (0 for any other poll: it is cut
+    off at the deadline, however late the event loop ran the cut)."""
     if isinstance(outcome, CutOff):
         if past > EPSILON:
             return (

@@ -111,6 +111,19 @@ def test_a_cut_off_request_fails_the_wait() -> None:
         actions.send(CutOff())
 
 
+def test_a_first_poll_cut_off_a_little_late_was_cut_off_at_the_deadline() -> None:
+    """The event loop ran the cut a moment late: that is no final poll's allowance."""
+    clock = VirtualClock()
+    the_plan = plan(max_wait_time=1)
+    actions = flow(the_plan, start(the_plan, 0), clock.now, INPUT)
+    next(actions)
+    clock.advance(1.0017)
+    with pytest.raises(WaiterTimeoutError) as info:
+        actions.send(CutOff())
+    assert "the request was cut off at the deadline" in str(info.value)
+    assert "final poll" not in str(info.value)
+
+
 def test_a_driver_that_sends_nonsense_is_told_so() -> None:
     clock = VirtualClock()
     actions = flow(plan(), start(plan(), 0), clock.now, INPUT)
