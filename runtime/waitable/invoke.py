@@ -75,12 +75,24 @@ def _async_class(waiter_class: str) -> str:
     return waiter_class if waiter_class.startswith("Async") else f"Async{waiter_class}"
 
 
+def _async_context_manager_only(client: object) -> bool:
+    """Whether the client's class is entered with `async with` and not with `with`:
+    an async client whose methods need not be coroutine functions (aiobotocore's)."""
+    kind = type(client)
+    try:
+        return hasattr(kind, "__aenter__") and not hasattr(kind, "__enter__")
+    except Exception:  # a metaclass whose look-ups raise: not known to be async
+        return False
+
+
 def refuse_async(
     call: OperationCall, client: object, operation_method: str, waiter_class: str
 ) -> OperationCall:
     """`call`, checked to be synchronous: an async client fails now, not at the deadline.
 
-    A coroutine function is refused at construction; a call that still returns an
+    A coroutine function is refused at construction, and so is a client that is an
+    async context manager only (aiobotocore's, httpx's `AsyncClient`: its methods
+    are plain functions returning coroutines); a call that still returns an
     awaitable (an object whose `__call__` is async) is refused on the first poll.
     """
     method = getattr(client, operation_method, None) if operation_method else None
@@ -89,8 +101,10 @@ def refuse_async(
         f"{waiter_class} is synchronous but the client's call is async; use "
         f"{_async_class(waiter_class)} (await its wait()) with an async client"
     )
-    if inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(
-        getattr(target, "__call__", None)
+    if (
+        inspect.iscoroutinefunction(target)
+        or inspect.iscoroutinefunction(getattr(target, "__call__", None))
+        or (operation_method and _async_context_manager_only(client))
     ):
         raise AsyncClientError(advice)
 

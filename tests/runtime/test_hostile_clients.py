@@ -133,6 +133,62 @@ def test_an_async_method_of_a_client_object_is_refused_too() -> None:
         waiter_class(THING_EXISTS)(Client())
 
 
+def test_an_async_client_with_plain_methods_is_refused_at_construction() -> None:
+    """aiobotocore's client methods are plain functions returning coroutines: the
+    client was taken and refused only at the first poll. It is an async context
+    manager only (`async with`, no `with`), which is how it is told apart."""
+
+    class AioLikeClient:
+        async def __aenter__(self) -> AioLikeClient:
+            return self
+
+        async def __aexit__(self, *exc: object) -> None:
+            return None
+
+        def call_operation(self, **input: Any) -> Any:
+            return _coroutine_client(input)
+
+    with pytest.raises(AsyncClientError, match="use AsyncThingExistsWaiter"):
+        waiter_class(THING_EXISTS)(AioLikeClient())
+
+    # both ways of entering it: a sync client that also works with `async with`
+    class BothWays(AioLikeClient):
+        def __enter__(self) -> BothWays:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+        def call_operation(self, **input: Any) -> Any:
+            return {"status": "success"}
+
+    waiter = waiter_class(THING_EXISTS)(BothWays(), clock=VirtualClock())
+    assert waiter.wait({}, max_wait_time=60).attempts == 1
+
+
+def test_a_real_aiobotocore_client_is_refused_by_a_sync_waiter() -> None:
+    aiobotocore_session = pytest.importorskip("aiobotocore.session")
+    cls = type(
+        "BucketExistsWaiter",
+        (waiter_class(THING_EXISTS),),
+        {"operation_method": "head_bucket"},
+    )
+
+    async def main() -> None:
+        session = aiobotocore_session.get_session()
+        async with session.create_client(
+            "s3",
+            region_name="us-east-1",
+            endpoint_url="http://127.0.0.1:9",  # never reached
+            aws_access_key_id="test",
+            aws_secret_access_key="test",
+        ) as client:
+            with pytest.raises(AsyncClientError, match="AsyncBucketExistsWaiter"):
+                cls(client)
+
+    asyncio.run(main())
+
+
 @pytest.mark.parametrize("clock_kind", ["real", "virtual"])
 @pytest.mark.parametrize("cancels", [1, 2, 3])
 def test_cancelling_repeatedly_leaves_no_task_behind(
