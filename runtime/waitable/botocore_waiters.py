@@ -23,7 +23,7 @@ import functools
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar, overload
 
 from .backoff import FixedDelay
 from .config import WaiterConfig
@@ -297,6 +297,28 @@ class AsyncBotocoreDefaultsWaiter(AsyncWaiter[InputT, OutputT]):
 
     def __init__(self, client: object, **kwargs: Any) -> None:
         super().__init__(client, **_with_defaults(type(self), kwargs))
+
+
+@overload
+def waiter_class(
+    service: str,
+    name: str,
+    *,
+    asynchronous: Literal[False] = False,
+    session: Any = None,
+) -> type[Waiter[Any, Any]]: ...
+
+
+@overload
+def waiter_class(
+    service: str, name: str, *, asynchronous: Literal[True], session: Any = None
+) -> type[AsyncWaiter[Any, Any]]: ...
+
+
+@overload
+def waiter_class(
+    service: str, name: str, *, asynchronous: bool, session: Any = None
+) -> type[Waiter[Any, Any]] | type[AsyncWaiter[Any, Any]]: ...
 
 
 def waiter_class(
