@@ -304,6 +304,7 @@ class _Cutoff(Generator[Any, Any, Any]):
         "request",
         "__next__",
         "guarding",
+        "seen",
     )
 
     def __init__(self, task: asyncio.Task[Any]) -> None:
@@ -321,6 +322,9 @@ class _Cutoff(Generator[Any, Any, Any]):
         self.request: Generator[Any, Any, Any] | None = None
         #: `_OPEN`, `_DELIVERED` (the request has its cancellation) or `_HELD`.
         self.guarding = _OPEN
+        #: The task's cancel requests when the guard last saw a cancellation: fewer
+        #: later means the request took one back itself (its own `asyncio.timeout`).
+        self.seen = 0
 
     @staticmethod
     def of(clock: Clock) -> _Cutoff | None:
@@ -393,11 +397,12 @@ class _Cutoff(Generator[Any, Any, Any]):
         if error is None:
             error = value if isinstance(value, BaseException) else kind(value)
         if isinstance(error, asyncio.CancelledError):
+            self.seen = self.task.cancelling()
             if self.guarding != _OPEN:
                 self.guarding = _HELD
                 return self._step(None, None)
             # Requests since the last step: one goes to the request, the rest are held.
-            held = self.task.cancelling() > self.before + 1
+            held = self.seen > self.before + 1
             self.guarding = _HELD if held else _DELIVERED
             self.__next__ = self._guarded_next  # type: ignore[method-assign]
         return self._step(None, error)
@@ -412,18 +417,37 @@ class _Cutoff(Generator[Any, Any, Any]):
         return self._step(None, None)
 
     def _step(self, value: Any, error: BaseException | None) -> Any:
-        """One step of a cancelled request: what it waits on cannot be cancelled again."""
+        """One step of a cancelled request: what it waits on cannot be cancelled again.
+
+        A request that took its cancellation back itself (its own `asyncio.timeout`
+        or `wait_for` went off, and it carried on) is no longer being cancelled: the
+        guard opens again, or hands it the cancellation held meanwhile."""
         request = self.request
         assert request is not None
-        try:
-            if error is None:
-                waits_on = request.send(value)
-            else:
-                waits_on = request.throw(error)
-        except (StopIteration, Exception):
-            if self.guarding == _HELD:
-                raise asyncio.CancelledError from None
-            raise
+        while True:
+            try:
+                if error is None:
+                    waits_on = request.send(value)
+                else:
+                    waits_on = request.throw(error)
+            except (StopIteration, Exception):
+                if self.guarding == _HELD:
+                    raise asyncio.CancelledError from None
+                raise
+            pending = self.task.cancelling()
+            if pending >= self.seen:
+                break  # the cancellation it was given still stands: guard its cleanup
+            outstanding = pending - self.before
+            if outstanding <= 0:  # none left: the request runs unguarded again
+                self.guarding = _OPEN
+                self.__next__ = request.__next__  # type: ignore[method-assign]
+                return waits_on
+            # One held meanwhile (the waiter's cut-off, the caller's): deliver it now.
+            self.guarding = _HELD if outstanding > 1 else _DELIVERED
+            self.seen = pending
+            if getattr(waits_on, "_asyncio_future_blocking", False):
+                waits_on._asyncio_future_blocking = False
+            value, error = None, asyncio.CancelledError()
         if getattr(waits_on, "_asyncio_future_blocking", False):
             waits_on._asyncio_future_blocking = False
             shield = _Shield(loop=waits_on.get_loop())
