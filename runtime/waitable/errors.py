@@ -29,6 +29,15 @@ class WaiterConfigurationError(ValueError):
     """A wait was asked for with arguments it cannot honour; raised before any request."""
 
 
+#: The error for an `on_attempt` hook that is a coroutine function (or returns an
+#: awaitable): the engine calls hooks between polls and never awaits them.
+NOT_AWAITED_HOOK = (
+    "waiter {waiter}: on_attempt is async, but the engine calls it between two "
+    "polls without awaiting it, so it would never run; pass a plain function (it "
+    "may start a task with asyncio.get_running_loop().create_task(...))"
+)
+
+
 #: The longest error code a message quotes (the rest is cut, with "...").
 CODE_LIMIT = 200
 

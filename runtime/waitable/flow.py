@@ -44,6 +44,7 @@ limit, retries) in `waitable.calls`; both are re-exported here.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import math
 import random
@@ -84,7 +85,9 @@ from .definition import AcceptorState, WaiterDefinition
 from .crt_errors import crt_network_failure
 from .error_codes import error_code, is_transport_error
 from .errors import (
+    NOT_AWAITED_HOOK,
     WaiterCancelledError,
+    WaiterConfigurationError,
     service_text,
     WaiterEvaluationError,
     WaiterFailureStateError,
@@ -746,7 +749,14 @@ def _report(
             attempt.state.value,
         )
     if plan.on_attempt is not None:
-        plan.on_attempt(attempt)
+        returned = plan.on_attempt(attempt)
+        if returned is not None and inspect.isawaitable(returned):
+            close = getattr(returned, "close", None)
+            if callable(close):
+                close()  # no "never awaited" warning: the error says it instead
+            raise WaiterConfigurationError(
+                NOT_AWAITED_HOOK.format(waiter=plan.definition.name)
+            )
 
 
 def _fail(error: Exception) -> NoReturn:

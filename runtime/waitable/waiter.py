@@ -23,7 +23,7 @@ from .clock import CancelEvent, Clock, SystemClock, wall_reading
 from .config import WaiterConfig
 from .definition import WaiterDefinition
 from .drivers import check_cancel_event, run_async, run_sync
-from .errors import WaiterConfigurationError, WaiterError
+from .errors import NOT_AWAITED_HOOK, WaiterConfigurationError, WaiterError
 from .flow import (
     NOT_YET,
     CallRetry,
@@ -103,7 +103,7 @@ class _WaiterBase(Generic[InputT, OutputT]):
             )
         self.clock: Clock = SystemClock() if clock is None else clock
         self.rng = random.Random() if rng is None else rng
-        self.on_attempt = on_attempt
+        self.on_attempt = _checked_hook(definition.name, on_attempt)
         if config is not None and not isinstance(config, WaiterConfig):
             raise WaiterConfigurationError(
                 f"waiter {definition.name}: config must be a waitable.config.WaiterConfig, "
@@ -638,6 +638,25 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
             awaitable=self._awaitable_check,
         )
         return self._step(saved, state, rng, turn)
+
+
+def _checked_hook(
+    waiter: str, on_attempt: Callable[[Attempt[Any]], object] | None
+) -> Callable[[Attempt[Any]], object] | None:
+    """`on_attempt` when it is None or a plain callable: the engine calls it between
+    two polls and does not await it, so an `async def` hook would never run."""
+    if on_attempt is None:
+        return None
+    if not callable(on_attempt):
+        raise WaiterConfigurationError(
+            f"waiter {waiter}: on_attempt must be a callable taking the Attempt, "
+            f"got {type(on_attempt).__name__}"
+        )
+    if inspect.iscoroutinefunction(on_attempt) or inspect.iscoroutinefunction(
+        getattr(on_attempt, "__call__", None)
+    ):
+        raise WaiterConfigurationError(NOT_AWAITED_HOOK.format(waiter=waiter))
+    return on_attempt
 
 
 def _checked_history_limit(waiter: str, history_limit: int | None) -> int | None:
