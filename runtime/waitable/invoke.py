@@ -12,6 +12,7 @@ import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeAlias
 
+from .class_names import class_package
 from .errors import WaiterConfigurationError
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "awaitable_check",
     "bind_operation",
     "refuse_async",
+    "refuse_blocking",
 ]
 
 
@@ -52,6 +54,27 @@ def bind_operation(client: object, operation_method: str, waiter: str) -> Operat
         f"waiter {waiter} needs a client with a `{operation_method}` method (a boto3 "
         f"client of the service) or a callable taking the input; got {type(client).__name__}"
     )
+
+
+def refuse_blocking(client: object, operation_method: str, waiter: str) -> None:
+    """Refuse a botocore (boto3) client for an async waiter, before any request: its
+    calls block the event loop, and one that raises is judged as a failed poll
+    before the result could show it is not awaitable."""
+    if not operation_method or _async_context_manager_only(client):
+        return  # a callable, or aiobotocore's client (a botocore subclass)
+    try:
+        classes = type(client).__mro__
+    except Exception:
+        return
+    if any(
+        klass.__name__ == "BaseClient" and class_package(klass) == "botocore"
+        for klass in classes
+    ):
+        raise WaiterConfigurationError(
+            f"waiter {waiter}: an async waiter needs an async client (aiobotocore, or "
+            f"a coroutine function), but got a boto3 client, whose calls would block "
+            "the event loop; use the synchronous waiter class with it"
+        )
 
 
 def awaitable_check(waiter: str) -> Callable[[Any], Awaitable[Any]]:

@@ -40,6 +40,7 @@ from .invoke import (
     awaitable_check,
     bind_operation,
     refuse_async,
+    refuse_blocking,
 )
 from .options import WaitOptions, resolve_options, validate_backoff
 from .results import Attempt, WaiterResult
@@ -141,6 +142,8 @@ class _WaiterBase(Generic[InputT, OutputT]):
             self._call = refuse_async(
                 self._call, client, type(self).operation_method, type(self).__name__
             )
+        else:
+            refuse_blocking(client, type(self).operation_method, definition.name)
 
     def _options(
         self,

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from waitable import (
     AsyncClientError,
+    WaiterConfigurationError,
     WaiterError,
     WaiterEvaluationError,
     WaiterTimeoutError,
@@ -185,6 +186,33 @@ def test_a_real_aiobotocore_client_is_refused_by_a_sync_waiter() -> None:
         ) as client:
             with pytest.raises(AsyncClientError, match="AsyncBucketExistsWaiter"):
                 cls(client)
+
+    asyncio.run(main())
+
+
+def test_an_async_waiter_refuses_a_boto3_client_at_construction() -> None:
+    """It was taken: its calls blocked the event loop, and a call that raised (a
+    404) was judged as a failed poll, so BucketNotExists even succeeded."""
+    boto3 = pytest.importorskip("boto3")
+    aiobotocore_session = pytest.importorskip("aiobotocore.session")
+    cls = type(
+        "AsyncBucketExistsWaiter",
+        (waiter_class(THING_EXISTS, AsyncWaiter),),
+        {"operation_method": "head_bucket"},
+    )
+    credentials = {
+        "region_name": "us-east-1",
+        "endpoint_url": "http://127.0.0.1:9",  # never reached
+        "aws_access_key_id": "test",
+        "aws_secret_access_key": "test",
+    }
+    with pytest.raises(WaiterConfigurationError, match="got a boto3 client"):
+        cls(boto3.client("s3", **credentials))
+
+    async def main() -> None:  # aiobotocore's client is a botocore subclass: taken
+        session = aiobotocore_session.get_session()
+        async with session.create_client("s3", **credentials) as client:
+            cls(client)
 
     asyncio.run(main())
 
