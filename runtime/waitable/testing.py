@@ -218,7 +218,8 @@ class VirtualClock:
                 if not waiting.done():
                     if isinstance(waiting, _Timer):
                         waiting.fire()
-                    else:
+                    elif not waiting.get_loop().is_closed():
+                        # (a sleeper of a loop closed meanwhile has no one to wake)
                         waiting.set_result(None)
 
     def _forget_cancelled(self) -> None:

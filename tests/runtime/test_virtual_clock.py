@@ -94,3 +94,26 @@ def test_a_clock_survives_its_event_loop() -> None:
     asyncio.run(clock.sleep_async(2))
     asyncio.run(clock.sleep_async(3))
     assert clock.now() == 5
+
+
+def test_a_sleeper_of_a_closed_loop_does_not_stop_the_clock_in_the_next() -> None:
+    """A loop closed with a task asleep on the clock left its future in the queue;
+    waking it raised "Event loop is closed" inside the idle watcher, the other
+    sleepers due then were dropped, and the next loop's waits hung."""
+    clock = VirtualClock()
+    old = asyncio.new_event_loop()
+    old.create_task(clock.sleep_async(5))
+    old.run_until_complete(asyncio.sleep(0))
+    old.close()  # with that sleeper still pending
+
+    async def main() -> list[float]:
+        woke: list[float] = []
+
+        async def sleeper(seconds: float) -> None:
+            await clock.sleep_async(seconds)
+            woke.append(clock.now())
+
+        await asyncio.wait_for(asyncio.gather(sleeper(5), sleeper(7)), timeout=5)
+        return woke
+
+    assert asyncio.run(main()) == [5, 7]
