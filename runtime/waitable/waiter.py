@@ -111,6 +111,7 @@ class _WaiterBase(Generic[InputT, OutputT]):
                 f"got {type(config).__name__}"
             )
         self.config = WaiterConfig() if config is None else config
+        given = backoff is not None
         if backoff is None:
             backoff = self.config.strategy
         elif self.config.strategy is not None and self.config.strategy != backoff:
@@ -123,6 +124,9 @@ class _WaiterBase(Generic[InputT, OutputT]):
             if backoff is None
             else validate_backoff(definition.name, backoff)
         )
+        #: Whether `backoff` was the caller's own: else it follows `config`'s
+        #: strategy, also when `config` is set later (see `__setattr__`).
+        self._backoff_given = given
         self.retry_on = retry_on
         self.retry: CallRetry | None = _call_retry(definition.name, retry)
         if rate_limit is not None and not callable(
@@ -320,8 +324,31 @@ class _WaiterBase(Generic[InputT, OutputT]):
         return plan
 
     def __setattr__(self, name: str, value: Any) -> None:
-        """Set an attribute, and forget the plan made from the old ones (`_wait_plan`)."""
+        """Set an attribute, and forget the plan made from the old ones (`_wait_plan`).
+
+        A `config` set later brings its strategy along, as one given at
+        construction does (unless `backoff` is the caller's own)."""
         self.__dict__.pop("_last_wait", None)
+        if name == "config" and "_backoff_given" in self.__dict__:
+            waiter = self.definition.name
+            if not isinstance(value, WaiterConfig):
+                raise WaiterConfigurationError(
+                    f"waiter {waiter}: config must be a waitable.config.WaiterConfig, "
+                    f"got {type(value).__name__}"
+                )
+            if not self._backoff_given:
+                strategy = value.strategy
+                object.__setattr__(
+                    self,
+                    "backoff",
+                    (
+                        _DEFAULT_BACKOFF
+                        if strategy is None
+                        else validate_backoff(waiter, strategy)
+                    ),
+                )
+        elif name == "backoff" and "_backoff_given" in self.__dict__:
+            object.__setattr__(self, "_backoff_given", True)
         object.__setattr__(self, name, value)
 
     def _begin(self, plan: WaitPlan, now: float) -> WaitState:

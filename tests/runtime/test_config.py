@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from waitable import (
+    FixedDelay,
     RetryContext,
     WaiterConfigurationError,
     WaiterMaxAttemptsError,
@@ -335,3 +336,36 @@ def test_bounds_stated_again_keep_a_named_strategys_jitter_continuous() -> None:
         return [delay for _, delay in starts_and_delays(stopped.value)][1:]
 
     assert delays(config) == delays(WaiterConfig(backoff=strategy))
+
+
+def test_a_config_set_later_brings_its_strategy_along() -> None:
+    """Its delays and limits applied, but the strategy stayed the old config's
+    (delays 1, 1.7, 2.3, 7.2 from the default instead of 1, 2, 4, 8)."""
+    clock = VirtualClock()
+    waiter = waiter_class(THING_EXISTS)(
+        lambda input: {"status": "pending"},
+        clock=clock,
+        rng=random.Random(1),
+        config=WaiterConfig(wait_timeout=100, max_attempts=5),
+    )
+    waiter.config = WaiterConfig(
+        wait_timeout=100,
+        max_attempts=5,
+        backoff=named_strategy("exponentialDelayWithoutJitter", base_delay=1),
+    )
+    with pytest.raises(WaiterMaxAttemptsError) as caught:
+        waiter.wait({})
+    assert [a.delay for a in caught.value.result.history[1:]] == [1, 2, 4, 8]
+    with pytest.raises(WaiterConfigurationError, match="config must be"):
+        waiter.config = {"wait_timeout": 100}
+
+
+def test_a_config_set_later_keeps_a_backoff_of_the_callers_own() -> None:
+    waiter = waiter_class(THING_EXISTS)(
+        lambda input: {"status": "success"}, backoff=FixedDelay(3)
+    )
+    waiter.config = WaiterConfig(wait_timeout=10)
+    assert waiter.backoff == FixedDelay(3)
+    waiter.backoff = FixedDelay(4)
+    waiter.config = WaiterConfig(backoff=named_strategy("retryImmediately"))
+    assert waiter.backoff == FixedDelay(4)
