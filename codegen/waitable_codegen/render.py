@@ -102,9 +102,19 @@ def environment() -> jinja2.Environment:
 
 def format_source(source: str, name: str) -> str:
     """`source` formatted by black (imported only now); a failure means a
-    generator bug, said plainly."""
-    import black
-
+    generator bug, said plainly. Without black installed (it is an extra,
+    `waitable-codegen[black]`), `source` as the templates wrote it: valid Python,
+    in black's layout but for the lines black would split, with a warning."""
+    try:
+        import black
+    except ImportError:
+        _log.warning(
+            "%s: a line the generator cannot lay out as black would; the file is "
+            "written as is (valid Python): pip install 'waitable-codegen[black]' "
+            "to have black format it",
+            name,
+        )
+        return source
     try:
         return black.format_str(source, mode=black_mode())
     except Exception as exc:  # black reports invalid code with its own exceptions

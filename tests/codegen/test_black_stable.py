@@ -11,9 +11,11 @@ from __future__ import annotations
 import hashlib
 import json
 import keyword
+import logging
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,8 @@ from waitable_codegen.jmespath import layout
 from waitable_codegen import render
 
 from .helpers import AWS_MODELS, write_model
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 from .corpus_output import CHECKSUM_FILE, generate_cases, output_files
 
 
@@ -222,6 +226,32 @@ def test_a_file_the_check_cannot_vouch_for_is_formatted_by_black_and_counted() -
     assert formatted != long_call
     assert render.settled(formatted, "example.py") == formatted
     assert render.stats.files == before + 1
+
+
+def test_without_black_installed_a_file_needing_it_is_written_as_is(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """black is an extra (`waitable-codegen[black]`): without it, the one file
+    it would format is written as the templates wrote it, valid Python, and a
+    warning says how to have it formatted."""
+    monkeypatch.setitem(sys.modules, "black", None)  # `import black` fails
+    long_call = "x = f(" + ", ".join(f"argument_{n}" for n in range(12)) + ")\n"
+    with caplog.at_level(logging.WARNING, logger="waitable_codegen.render"):
+        written = render.settled(long_call, "example.py")
+    assert written == long_call
+    compile(written, "example.py", "exec")
+    assert "example.py: a line the generator cannot lay out" in caplog.text
+    assert "pip install 'waitable-codegen[black]'" in caplog.text
+
+
+def test_black_is_not_a_dependency_of_the_generator() -> None:
+    """Only an extra: a pinned black forced on every environment that installs
+    the generator would clash with the black a project formats its own code with."""
+    data = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text())
+    project = data["project"]
+    assert not any(d.startswith("black") for d in project["dependencies"])
+    assert project["optional-dependencies"]["black"] == ["black==26.10.1"]
+    assert "black==26.10.1" in project["optional-dependencies"]["test"]
 
 
 # --- the compiled-function layout against black, shape by shape
