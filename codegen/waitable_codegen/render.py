@@ -189,6 +189,10 @@ def render_plan(plan: GenerationPlan) -> dict[PurePosixPath, str]:
     return files
 
 
+#: How compiled functions call the runtime's JMESPath helpers (`waitable.jmespath_runtime`).
+_HELPER_PREFIX = "_jp."
+
+
 def _render_package(
     env: jinja2.Environment, plan: GenerationPlan, package: PackagePlan
 ) -> dict[PurePosixPath, str]:
@@ -199,6 +203,10 @@ def _render_package(
         "plan": plan,
         "package": package,
         "function_sources": functions,
+        # The runtime helpers are imported only where a compiled function calls one
+        # (the compiler names them `_jp.NAME` and nothing else `_jp.`), so linters
+        # find no unused import in the generated module.
+        "uses_runtime_helpers": any(_HELPER_PREFIX in source for source in functions),
     }
     files: dict[PurePosixPath, str] = {}
     for template, name in (

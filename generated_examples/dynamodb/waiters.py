@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import waitable as _w
-from waitable import jmespath_runtime as _jp
 
 from . import shapes as _shapes
 

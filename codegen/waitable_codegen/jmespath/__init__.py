@@ -3,7 +3,8 @@
 `compile_to_source` gives the source of one module-level function,
 ``def NAME(value: Any) -> Any:``, whose docstring is the expression; the
 generator writes it into generated modules, which start with
-``from typing import Any`` and ``from waitable import jmespath_runtime as _jp``.
+``from typing import Any`` and, where a function calls a runtime helper
+(``_jp.NAME``), ``from waitable import jmespath_runtime as _jp``.
 `compile` executes that same source and returns the function. How each
 construct is compiled, and where JMESPath's rules differ from Python's, is
 described in `waitable_codegen.jmespath.compiler`.
