@@ -419,35 +419,26 @@ class _Cutoff(Generator[Any, Any, Any]):
     def _step(self, value: Any, error: BaseException | None) -> Any:
         """One step of a cancelled request: what it waits on cannot be cancelled again.
 
-        A request that took its cancellation back itself (its own `asyncio.timeout`
-        or `wait_for` went off, and it carried on) is no longer being cancelled: the
-        guard opens again, or hands it the cancellation held meanwhile."""
+        A request that took back the one cancellation it was given (its own
+        `asyncio.timeout` or `wait_for` went off, and it carried on) is no longer
+        being cancelled: the guard opens again, so the deadline and the caller can
+        cancel it. Once a second cancellation was held, whose was taken back cannot
+        be told from the count, so the guard holds on until the request ends."""
         request = self.request
         assert request is not None
-        while True:
-            try:
-                if error is None:
-                    waits_on = request.send(value)
-                else:
-                    waits_on = request.throw(error)
-            except (StopIteration, Exception):
-                if self.guarding == _HELD:
-                    raise asyncio.CancelledError from None
-                raise
-            pending = self.task.cancelling()
-            if pending >= self.seen:
-                break  # the cancellation it was given still stands: guard its cleanup
-            outstanding = pending - self.before
-            if outstanding <= 0:  # none left: the request runs unguarded again
-                self.guarding = _OPEN
-                self.__next__ = request.__next__  # type: ignore[method-assign]
-                return waits_on
-            # One held meanwhile (the waiter's cut-off, the caller's): deliver it now.
-            self.guarding = _HELD if outstanding > 1 else _DELIVERED
-            self.seen = pending
-            if getattr(waits_on, "_asyncio_future_blocking", False):
-                waits_on._asyncio_future_blocking = False
-            value, error = None, asyncio.CancelledError()
+        try:
+            if error is None:
+                waits_on = request.send(value)
+            else:
+                waits_on = request.throw(error)
+        except (StopIteration, Exception):
+            if self.guarding == _HELD:
+                raise asyncio.CancelledError from None
+            raise
+        if self.guarding == _DELIVERED and self.task.cancelling() < self.seen:
+            self.guarding = _OPEN
+            self.__next__ = request.__next__  # type: ignore[method-assign]
+            return waits_on
         if getattr(waits_on, "_asyncio_future_blocking", False):
             waits_on._asyncio_future_blocking = False
             shield = _Shield(loop=waits_on.get_loop())

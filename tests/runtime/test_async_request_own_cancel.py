@@ -101,10 +101,11 @@ def test_the_caller_can_cancel_a_request_that_carried_on_after_its_own_timeout()
     _run(main)
 
 
-def test_a_cancellation_held_while_the_request_handled_its_own_is_delivered() -> None:
+def test_a_cancellation_that_comes_while_the_request_handles_its_own_is_held() -> None:
     """The caller cancels while the request is still handling its own timeout:
-    held then (the request is being cancelled), and handed to it as soon as it
-    has taken its own back and carries on."""
+    whose cancellation the request then takes back cannot be told from the count,
+    so the guard holds the caller's until the request ends, and the wait ends
+    cancelled then (never a cancellation delivered twice)."""
     outcome: list[str] = []
 
     async def call(input: Any) -> Any:
@@ -117,18 +118,51 @@ def test_a_cancellation_held_while_the_request_handled_its_own_is_delivered() ->
             task.cancel()  # the caller cancels now, during the handling
             await asyncio.sleep(0)
             task.uncancel()  # the request takes its own back
-        try:
-            await asyncio.Event().wait()
-        except asyncio.CancelledError:
-            outcome.append("cancelled")
-            raise
+        await asyncio.sleep(0)
+        outcome.append("finished")
+        return {"status": "pending"}
 
     async def main() -> None:
         clock = VirtualClock()
         task = asyncio.create_task(_waiter(clock, call).wait({}, max_wait_time=300))
         done, _ = await asyncio.wait({task}, timeout=5)
-        assert done, "the held cancellation never reached the request"
-        assert task.cancelled() and outcome == ["cancelled"]
-        assert clock.now() == 0
+        assert done
+        assert task.cancelled() and outcome == ["finished"]
+
+    _run(main)
+
+
+def test_cleanup_after_the_callers_cancel_gets_no_second_cancellation() -> None:
+    """The caller's cancellation reaches the request; its cleanup runs an
+    `asyncio.timeout` that goes off (held: the request is being cancelled) and
+    takes its own cancellation back. That drop is no sign the request took the
+    caller's back: the rest of the cleanup runs, and the wait ends cancelled."""
+    log: list[str] = []
+
+    async def call(input: Any) -> Any:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            assert task is not None
+            try:
+                task.cancel()  # the cleanup's own timeout goes off...
+                await asyncio.sleep(0)  # (held: no CancelledError here)
+                task.uncancel()  # ... and its __aexit__ takes it back
+                await asyncio.sleep(0)  # the rest of the cleanup
+                log.append("cleanup finished")
+            except asyncio.CancelledError:
+                log.append("cleanup interrupted")
+            raise
+
+    async def main() -> None:
+        clock = VirtualClock()
+        task = asyncio.create_task(_waiter(clock, call).wait({}, max_wait_time=300))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=5)
+        assert done and task.cancelled()
+        assert log == ["cleanup finished"]
 
     _run(main)
