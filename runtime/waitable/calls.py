@@ -374,6 +374,11 @@ def _pay_retry(
         yield Sleep(wait)
 
 
+#: Below this, a rate limiter's wait is the rounding of a wall-clock time (floats
+#: near an epoch time are 1e-7 s apart), not time: the token is taken at once.
+_ROUNDING = 1e-6
+
+
 def _take_rate_token(
     limiter: RateLimit, by: float, now: Callable[[], float], shift: float
 ) -> Generator[Action, Outcome | None, bool]:
@@ -382,12 +387,20 @@ def _take_rate_token(
     no call can be made in time: the wait need not sleep to `by` to say so)."""
     while True:
         at = now()
-        wait = limiter.try_acquire(at + shift)
+        wall = at + shift
+        wait = limiter.try_acquire(wall)
+        if 0 < wait <= _ROUNDING:  # due now, but for the rounding of `wall`
+            wait = limiter.try_acquire(wall + wait)
         if wait <= 0:
             return True
         if at + wait > by:
             return False
-        yield Sleep(wait)
+        # Wake at the refill as this clock reads it (`refill - shift`), not `at +
+        # wait`: near an epoch time wall-clock floats are 1e-7 s apart, and a wait
+        # whose `wall` rounded down woke that much after every other wait due at
+        # the refill, found the bucket empty, and was last again at each refill.
+        delay = (wall + wait - shift) - at
+        yield Sleep(delay if delay > 0 else wait)
 
 
 def _retry_delay(
