@@ -6,8 +6,6 @@
 Waiters for Amazon Aurora DSQL (`com.amazonaws.dsql#DSQL`), generated from its
 Smithy model."""
 
-from __future__ import annotations
-
 import datetime as _datetime
 import typing as _t
 

@@ -6,8 +6,6 @@
 Waiters for Amazon DynamoDB (`com.amazonaws.dynamodb#DynamoDB_20120810`),
 generated from its Smithy model."""
 
-from __future__ import annotations
-
 import datetime as _datetime
 import typing as _t
 
@@ -43,23 +41,23 @@ class DescribeTableInput(_t.TypedDict):
 class DescribeTableOutput(_t.TypedDict):
     """The structure `com.amazonaws.dynamodb#DescribeTableOutput`."""
 
-    Table: _t.NotRequired[TableDescription]
+    Table: _t.NotRequired["TableDescription"]
 
 
 class GlobalSecondaryIndexDescription(_t.TypedDict):
     """The structure `com.amazonaws.dynamodb#GlobalSecondaryIndexDescription`."""
 
     IndexName: _t.NotRequired[str]
-    KeySchema: _t.NotRequired[list[KeySchemaElement]]
-    Projection: _t.NotRequired[Projection]
+    KeySchema: _t.NotRequired["list[KeySchemaElement]"]
+    Projection: _t.NotRequired["Projection"]
     IndexStatus: _t.NotRequired[str]
     Backfilling: _t.NotRequired[bool]
-    ProvisionedThroughput: _t.NotRequired[ProvisionedThroughputDescription]
+    ProvisionedThroughput: _t.NotRequired["ProvisionedThroughputDescription"]
     IndexSizeBytes: _t.NotRequired[int]
     ItemCount: _t.NotRequired[int]
     IndexArn: _t.NotRequired[str]
-    OnDemandThroughput: _t.NotRequired[OnDemandThroughput]
-    WarmThroughput: _t.NotRequired[GlobalSecondaryIndexWarmThroughputDescription]
+    OnDemandThroughput: _t.NotRequired["OnDemandThroughput"]
+    WarmThroughput: _t.NotRequired["GlobalSecondaryIndexWarmThroughputDescription"]
 
 
 class GlobalSecondaryIndexWarmThroughputDescription(_t.TypedDict):
@@ -81,8 +79,8 @@ class LocalSecondaryIndexDescription(_t.TypedDict):
     """The structure `com.amazonaws.dynamodb#LocalSecondaryIndexDescription`."""
 
     IndexName: _t.NotRequired[str]
-    KeySchema: _t.NotRequired[list[KeySchemaElement]]
-    Projection: _t.NotRequired[Projection]
+    KeySchema: _t.NotRequired["list[KeySchemaElement]"]
+    Projection: _t.NotRequired["Projection"]
     IndexSizeBytes: _t.NotRequired[int]
     ItemCount: _t.NotRequired[int]
     IndexArn: _t.NotRequired[str]
@@ -132,21 +130,23 @@ class ReplicaDescription(_t.TypedDict):
     ReplicaStatusDescription: _t.NotRequired[str]
     ReplicaStatusPercentProgress: _t.NotRequired[str]
     KMSMasterKeyId: _t.NotRequired[str]
-    ProvisionedThroughputOverride: _t.NotRequired[ProvisionedThroughputOverride]
-    OnDemandThroughputOverride: _t.NotRequired[OnDemandThroughputOverride]
-    WarmThroughput: _t.NotRequired[TableWarmThroughputDescription]
-    GlobalSecondaryIndexes: _t.NotRequired[list[ReplicaGlobalSecondaryIndexDescription]]
+    ProvisionedThroughputOverride: _t.NotRequired["ProvisionedThroughputOverride"]
+    OnDemandThroughputOverride: _t.NotRequired["OnDemandThroughputOverride"]
+    WarmThroughput: _t.NotRequired["TableWarmThroughputDescription"]
+    GlobalSecondaryIndexes: _t.NotRequired[
+        "list[ReplicaGlobalSecondaryIndexDescription]"
+    ]
     ReplicaInaccessibleDateTime: _t.NotRequired[_datetime.datetime]
-    ReplicaTableClassSummary: _t.NotRequired[TableClassSummary]
+    ReplicaTableClassSummary: _t.NotRequired["TableClassSummary"]
 
 
 class ReplicaGlobalSecondaryIndexDescription(_t.TypedDict):
     """The structure `com.amazonaws.dynamodb#ReplicaGlobalSecondaryIndexDescription`."""
 
     IndexName: _t.NotRequired[str]
-    ProvisionedThroughputOverride: _t.NotRequired[ProvisionedThroughputOverride]
-    OnDemandThroughputOverride: _t.NotRequired[OnDemandThroughputOverride]
-    WarmThroughput: _t.NotRequired[GlobalSecondaryIndexWarmThroughputDescription]
+    ProvisionedThroughputOverride: _t.NotRequired["ProvisionedThroughputOverride"]
+    OnDemandThroughputOverride: _t.NotRequired["OnDemandThroughputOverride"]
+    WarmThroughput: _t.NotRequired["GlobalSecondaryIndexWarmThroughputDescription"]
 
 
 class RestoreSummary(_t.TypedDict):
@@ -184,31 +184,31 @@ class TableClassSummary(_t.TypedDict):
 class TableDescription(_t.TypedDict):
     """The structure `com.amazonaws.dynamodb#TableDescription`."""
 
-    AttributeDefinitions: _t.NotRequired[list[AttributeDefinition]]
+    AttributeDefinitions: _t.NotRequired["list[AttributeDefinition]"]
     TableName: _t.NotRequired[str]
-    KeySchema: _t.NotRequired[list[KeySchemaElement]]
+    KeySchema: _t.NotRequired["list[KeySchemaElement]"]
     TableStatus: _t.NotRequired[str]
     CreationDateTime: _t.NotRequired[_datetime.datetime]
-    ProvisionedThroughput: _t.NotRequired[ProvisionedThroughputDescription]
+    ProvisionedThroughput: _t.NotRequired["ProvisionedThroughputDescription"]
     TableSizeBytes: _t.NotRequired[int]
     ItemCount: _t.NotRequired[int]
     TableArn: _t.NotRequired[str]
     TableId: _t.NotRequired[str]
-    BillingModeSummary: _t.NotRequired[BillingModeSummary]
-    LocalSecondaryIndexes: _t.NotRequired[list[LocalSecondaryIndexDescription]]
-    GlobalSecondaryIndexes: _t.NotRequired[list[GlobalSecondaryIndexDescription]]
-    StreamSpecification: _t.NotRequired[StreamSpecification]
+    BillingModeSummary: _t.NotRequired["BillingModeSummary"]
+    LocalSecondaryIndexes: _t.NotRequired["list[LocalSecondaryIndexDescription]"]
+    GlobalSecondaryIndexes: _t.NotRequired["list[GlobalSecondaryIndexDescription]"]
+    StreamSpecification: _t.NotRequired["StreamSpecification"]
     LatestStreamLabel: _t.NotRequired[str]
     LatestStreamArn: _t.NotRequired[str]
     GlobalTableVersion: _t.NotRequired[str]
-    Replicas: _t.NotRequired[list[ReplicaDescription]]
-    RestoreSummary: _t.NotRequired[RestoreSummary]
-    SSEDescription: _t.NotRequired[SSEDescription]
-    ArchivalSummary: _t.NotRequired[ArchivalSummary]
-    TableClassSummary: _t.NotRequired[TableClassSummary]
+    Replicas: _t.NotRequired["list[ReplicaDescription]"]
+    RestoreSummary: _t.NotRequired["RestoreSummary"]
+    SSEDescription: _t.NotRequired["SSEDescription"]
+    ArchivalSummary: _t.NotRequired["ArchivalSummary"]
+    TableClassSummary: _t.NotRequired["TableClassSummary"]
     DeletionProtectionEnabled: _t.NotRequired[bool]
-    OnDemandThroughput: _t.NotRequired[OnDemandThroughput]
-    WarmThroughput: _t.NotRequired[TableWarmThroughputDescription]
+    OnDemandThroughput: _t.NotRequired["OnDemandThroughput"]
+    WarmThroughput: _t.NotRequired["TableWarmThroughputDescription"]
     MultiRegionConsistency: _t.NotRequired[str]
 
 

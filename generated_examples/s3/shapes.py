@@ -6,8 +6,6 @@
 Waiters for Amazon Simple Storage Service (`com.amazonaws.s3#AmazonS3`),
 generated from its Smithy model."""
 
-from __future__ import annotations
-
 import datetime as _datetime
 import typing as _t
 

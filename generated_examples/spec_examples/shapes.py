@@ -5,8 +5,6 @@
 
 Waiters for the @waitable operations of a Smithy model with no service."""
 
-from __future__ import annotations
-
 import typing as _t
 
 

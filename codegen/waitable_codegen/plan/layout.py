@@ -67,13 +67,19 @@ def subscript_line(
 ) -> Source:
     """`prefix + expression + suffix` at `indent`; when too long and `expression`
     is a subscript, its last bracket pair is opened over three lines (a bare
-    name is wrapped in parentheses instead, when `parenthesize`: a type hint)."""
+    name or string is wrapped in parentheses instead, when `parenthesize`: a type
+    hint, as black does when that makes it fit)."""
     space = pad(indent)
     line = compose("{}{}{}{}", space, prefix, expression.text, suffix)
     if len(line) <= LINE_LENGTH:
         return line
     if expression.outer is None or expression.inner is None:
-        if parenthesize and expression.text.isidentifier():
+        text = expression.text
+        if (
+            parenthesize
+            and (text.isidentifier() or _is_string(text))
+            and indent + 4 + len(text) <= LINE_LENGTH
+        ):
             return compose(
                 "{}{}(\n{}    {}\n{}){}",
                 space,
@@ -94,6 +100,12 @@ def subscript_line(
         space,
         suffix,
     )
+
+
+def _is_string(text: str) -> bool:
+    """Whether `text` is one double-quoted string literal with no quote inside
+    (a quoted type hint: a class name, or `list[Name]`)."""
+    return len(text) >= 2 and text[0] == text[-1] == '"' and '"' not in text[1:-1]
 
 
 def tuple_argument(keyword: Identifier, items: Sequence[Source], indent: int) -> Source:

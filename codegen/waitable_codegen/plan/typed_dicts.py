@@ -78,6 +78,10 @@ class TypedDictPlanner:
         self._annotations: dict[str, Expression] = {}
         self._fields: dict[tuple[str, Expression, bool, bool], FieldPlan] = {}
         self._optional: dict[Source, Expression] = {}
+        # The annotations that name a TypedDict of the module: written as strings,
+        # since the module evaluates its annotations when it defines each class
+        # (so that `__required_keys__` sees `NotRequired`), and a class may come later.
+        self._naming_classes: set[Source] = set()
 
     def plan(
         self, roots: Iterable[str], synthetic: Iterable[tuple[str, Identifier]]
@@ -203,21 +207,30 @@ class TypedDictPlanner:
         return known
 
     def _new_annotation(self, shape: Shape, traits: Mapping[str, object]) -> Expression:
+        naming = self._naming_classes
         if shape.type in _CONTAINERS:
-            return plain(compose("{}", self.result.names[shape.id]))
+            made = plain(compose("{}", self.result.names[shape.id]))
+            naming.add(made.text)
+            return made
         if shape.type == "list":
             item = self._annotation(self.model.target(shape.members["member"]), {})
             text = item.text
             if "smithy.api#sparse" in shape.traits:
                 text = compose("{} | None", text)
-            return subscript(compose("list"), text)
+            made = subscript(compose("list"), text)
+            if item.text in naming:
+                naming.add(made.text)
+            return made
         if shape.type == "map":
             key = self._annotation(self.model.target(shape.members["key"]), {})
             value = self._annotation(self.model.target(shape.members["value"]), {})
             text = value.text
             if "smithy.api#sparse" in shape.traits:
                 text = compose("{} | None", text)
-            return subscript(compose("dict"), compose("{}, {}", key.text, text))
+            made = subscript(compose("dict"), compose("{}, {}", key.text, text))
+            if value.text in naming or key.text in naming:
+                naming.add(made.text)
+            return made
         if shape.type == "blob" and (
             "smithy.api#streaming" in shape.traits or "smithy.api#streaming" in traits
         ):
@@ -235,7 +248,7 @@ class TypedDictPlanner:
         """One key of a TypedDict: its line in a class body, or in the functional
         form (`"key": type,`) when `functional`."""
         key = string_literal(name)
-        if functional:
+        if functional or annotation.text in self._naming_classes:
             annotation = plain(string_literal(annotation.text))
         full = annotation if required else self._not_required(annotation.text)
         if functional:
