@@ -127,10 +127,11 @@ def named_strategy(name: str, **params: Any) -> NamedStrategy:
     Parameters: `delay` for the fixed delays, `base_delay` and `max_delay` for the
     exponential ones, `min_delay`/`max_delay` for `smithy`; none for `retryImmediately`.
     """
-    builder = _BUILDERS.get(name)
+    builder = _BUILDERS.get(name) if isinstance(name, str) else None
     if builder is None:
         raise WaiterConfigurationError(
-            f"unknown backoff strategy {name!r}; use one of {', '.join(STRATEGY_NAMES)}"
+            f"unknown backoff strategy {describe_value(name)}; use one of "
+            f"{', '.join(STRATEGY_NAMES)}"
         )
     taken = inspect.signature(builder).parameters
     unknown = sorted(set(params) - set(taken))

@@ -369,3 +369,12 @@ def test_a_config_set_later_keeps_a_backoff_of_the_callers_own() -> None:
     waiter.backoff = FixedDelay(4)
     waiter.config = WaiterConfig(backoff=named_strategy("retryImmediately"))
     assert waiter.backoff == FixedDelay(4)
+
+
+@pytest.mark.parametrize("name", [["fixedDelay"], 5, None, "nope"])
+def test_a_strategy_name_that_is_no_known_string_is_a_configuration_error(
+    name: Any,
+) -> None:
+    """A list raised a raw `TypeError: unhashable type` from the table look-up."""
+    with pytest.raises(WaiterConfigurationError, match="unknown backoff strategy"):
+        named_strategy(name)
