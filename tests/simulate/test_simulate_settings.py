@@ -146,3 +146,19 @@ def test_too_many_checks_says_how_far_the_run_got_and_what_to_change(
     assert result.exit_code != 0
     assert "more than 50 checks in one run (at 50s of simulated time)" in result.output
     assert "barely" not in result.output
+
+
+def test_a_check_at_the_ready_time_by_a_sum_of_delays_sees_it_ready() -> None:
+    """Ten delays of 0.1 s add up to 0.9999999999999999: the check shown "at 1"
+    saw the resource pending, with a lag of 0.1 s."""
+    out = _report(
+        "--strategy",
+        "fixedDelayWithoutJitter",
+        "--delay",
+        "0.1",
+        "--wait-timeout",
+        "3",
+        "--ready-after",
+        "1",
+    )
+    assert "0.9 ○ 1 ● (ready at 1) → success at 1 s, lag 0 s" in out

@@ -52,6 +52,8 @@ PENDING: dict[str, Any] = {"status": "pending"}
 
 #: A run making more checks than this is stopped: the configuration never lets time move.
 MAX_CHECKS = 100_000
+#: Times closer than this are one instant to the simulated resource (float sums).
+_SAME_INSTANT = 1e-9
 
 #: How a run ended, as reports name it.
 ENDS = {
@@ -315,7 +317,9 @@ class _Resource:
                 "simulates; make fewer checks: a longer delay, a shorter "
                 "--wait-timeout or an earlier --ready-after, or --max-attempts"
             )
-        ready = self.clock.now() >= self.ready_at
+        # Ready from `ready_at` on, to the nanosecond: ten delays of 0.1 s add up
+        # to 0.9999999999999999, a check "at 1" that would else see it pending.
+        ready = self.clock.now() >= self.ready_at - _SAME_INSTANT
         return copy.deepcopy(
             candidate.ready_output if ready else candidate.pending_output
         )
@@ -329,7 +333,7 @@ class _Resource:
             end = _end_of(error)
         checks = tuple(_check(self.candidate, attempt) for attempt in result.history)
         lag = (
-            checks[-1].time - self.ready_at
+            max(checks[-1].time - self.ready_at, 0.0)  # (a check "at" ready_at: 0)
             if end == ENDS["success"] and checks
             else None
         )
