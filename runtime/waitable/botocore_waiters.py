@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar, overload
 
 from .backoff import FixedDelay
-from .config import WaiterConfig
+from .config import WaiterConfig, checked_config
 from .definition import (
     Acceptor,
     AcceptorState,
@@ -267,11 +267,8 @@ def default_config(
 def _with_defaults(cls: type[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
     """The constructor's arguments with botocore's timing filling the `config`."""
     given = kwargs.get("config")
-    if given is not None and not isinstance(given, WaiterConfig):
-        raise WaiterConfigurationError(
-            f"waiter {cls.definition.name}: config must be a waitable.WaiterConfig, "
-            f"got {type(given).__name__}"
-        )
+    if given is not None:
+        given = checked_config(cls.definition.name, given)
     delay = cls.definition.min_delay
     backoff = kwargs.get("backoff") is None
     config = default_config(delay, cls.botocore_max_attempts, given, backoff=backoff)

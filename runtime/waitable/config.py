@@ -121,6 +121,17 @@ _BUILDERS: dict[str, Callable[..., NamedStrategy]] = {
 STRATEGY_NAMES: tuple[str, ...] = tuple(_BUILDERS)
 
 
+def checked_config(waiter: str, config: object) -> WaiterConfig:
+    """`config` when it is a `WaiterConfig` (a waiter's constructor argument, or one
+    set later), else the error naming `waiter`."""
+    if not isinstance(config, WaiterConfig):
+        raise WaiterConfigurationError(
+            f"waiter {waiter}: config must be a waitable.WaiterConfig, "
+            f"got {type(config).__name__}"
+        )
+    return config
+
+
 def named_strategy(name: str, **params: Any) -> NamedStrategy:
     """Seed 004's strategy `name` with its parameters, e.g. `named_strategy("fixedDelay", delay=15)`.
 

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from .backoff import Backoff, SmithyBackoff
 from .clock import CancelEvent, Clock, SystemClock, wall_reading
-from .config import WaiterConfig
+from .config import WaiterConfig, checked_config
 from .definition import WaiterDefinition
 from .drivers import check_cancel_event, run_async, run_sync
 from .errors import NOT_AWAITED_HOOK, WaiterConfigurationError, WaiterError
@@ -105,12 +105,11 @@ class _WaiterBase(Generic[InputT, OutputT]):
         self.clock: Clock = SystemClock() if clock is None else clock
         self.rng = random.Random() if rng is None else rng
         self.on_attempt = _checked_hook(definition.name, on_attempt)
-        if config is not None and not isinstance(config, WaiterConfig):
-            raise WaiterConfigurationError(
-                f"waiter {definition.name}: config must be a waitable.config.WaiterConfig, "
-                f"got {type(config).__name__}"
-            )
-        self.config = WaiterConfig() if config is None else config
+        self.config = (
+            WaiterConfig()
+            if config is None
+            else checked_config(definition.name, config)
+        )
         given = backoff is not None
         if backoff is None:
             backoff = self.config.strategy
@@ -119,11 +118,7 @@ class _WaiterBase(Generic[InputT, OutputT]):
                 f"waiter {definition.name}: both backoff= and config.backoff are set; "
                 "pass the strategy in one of them"
             )
-        self.backoff: Backoff = (
-            _DEFAULT_BACKOFF
-            if backoff is None
-            else validate_backoff(definition.name, backoff)
-        )
+        self.backoff: Backoff = _backoff_or_default(definition.name, backoff)
         #: Whether `backoff` was the caller's own: else it follows `config`'s
         #: strategy, also when `config` is set later (see `__setattr__`).
         self._backoff_given = given
@@ -331,22 +326,10 @@ class _WaiterBase(Generic[InputT, OutputT]):
         self.__dict__.pop("_last_wait", None)
         if name == "config" and "_backoff_given" in self.__dict__:
             waiter = self.definition.name
-            if not isinstance(value, WaiterConfig):
-                raise WaiterConfigurationError(
-                    f"waiter {waiter}: config must be a waitable.config.WaiterConfig, "
-                    f"got {type(value).__name__}"
-                )
+            value = checked_config(waiter, value)
             if not self._backoff_given:
-                strategy = value.strategy
-                object.__setattr__(
-                    self,
-                    "backoff",
-                    (
-                        _DEFAULT_BACKOFF
-                        if strategy is None
-                        else validate_backoff(waiter, strategy)
-                    ),
-                )
+                backoff = _backoff_or_default(waiter, value.strategy)
+                object.__setattr__(self, "backoff", backoff)
         elif name == "backoff" and "_backoff_given" in self.__dict__:
             object.__setattr__(self, "_backoff_given", True)
         object.__setattr__(self, name, value)
@@ -668,6 +651,11 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
             awaitable=self._awaitable_check,
         )
         return self._step(saved, state, rng, turn)
+
+
+def _backoff_or_default(waiter: str, backoff: Backoff | None) -> Backoff:
+    """`backoff`, checked, or the spec's algorithm when there is none."""
+    return _DEFAULT_BACKOFF if backoff is None else validate_backoff(waiter, backoff)
 
 
 def _checked_hook(
