@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from waitable_codegen import render
+from waitable_codegen import generate, render
 
 from .helpers import AWS_MODELS, benchmark_module
 
@@ -55,12 +55,16 @@ def test_the_baseline_loads_every_model_in_a_fresh_process() -> None:
     assert wall > 0 and cpu > 0
 
 
-def test_the_file_creation_probe_leaves_its_files_for_the_cleanup(
+def test_the_file_system_probe_creates_what_the_packages_create(
     tmp_path: Path,
 ) -> None:
-    assert bench.create_cost_us(tmp_path, files=20) > 0
-    (folder,) = tmp_path.iterdir()
-    assert len(list(folder.iterdir())) == 20
+    """A lock file and a directory of five files per package, like a cold
+    generation of one AWS model; left for the cleanup."""
+    assert bench.package_entries_ms(tmp_path, packages=3) > 0
+    (root,) = tmp_path.iterdir()
+    names = sorted(entry.name for entry in root.iterdir())
+    assert names == [".pkg0.lock", ".pkg1.lock", ".pkg2.lock", "pkg0", "pkg1", "pkg2"]
+    assert all(len(list((root / f"pkg{n}").iterdir())) == 5 for n in range(3))
 
 
 def test_one_run_generates_the_same_waiters_into_one_package(
@@ -105,3 +109,10 @@ def test_counting_instructions_without_valgrind_says_what_to_install(
     monkeypatch.setattr(bench.shutil, "which", lambda name: None)
     with pytest.raises(SystemExit, match="apt-get install valgrind"):
         bench.instructions_per_round("load", tmp_path)
+
+
+def test_the_probe_counts_the_files_a_package_has(tmp_path: Path) -> None:
+    """`PACKAGE_FILES` is what generating one AWS model writes."""
+    generate(bench.MODELS[0], tmp_path / "pkg")
+    written = [path for path in (tmp_path / "pkg").rglob("*") if path.is_file()]
+    assert len(written) == bench.PACKAGE_FILES
