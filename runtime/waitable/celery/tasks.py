@@ -119,6 +119,14 @@ def install(
             f"be positive seconds, got lease={lease!r}, keep={keep!r}, "
             f"recover_after={recover!r}, sweep_every={sweep_every!r}"
         )
+    if _redis_broker(app) is not None and lease >= visibility_timeout(app):
+        raise WaiterConfigurationError(
+            f"waitable.celery.install: lease {lease:g}s is not below the Redis "
+            f"broker's visibility_timeout {visibility_timeout(app):g}s: a copy of a "
+            "poll or on_done that finds another worker's lease comes back when it "
+            "ends, and the broker would deliver a countdown that long twice; pass a "
+            "smaller lease= or raise broker_transport_options['visibility_timeout']"
+        )
     tasks = WaitTasks(
         app, url, float(lease), float(keep), key_prefix, float(recover), sweep_every
     )
@@ -459,7 +467,7 @@ def _done_failed(
     """The on_done body raised `error`: retry it by its task's policy, or record it failed."""
     user = tasks.app.tasks.get(str(on_done.get("task")))
     limit = getattr(user, "max_retries", 3)
-    delay = getattr(user, "default_retry_delay", 180)
+    delay = _on_done_retry_delay(tasks, getattr(user, "default_retry_delay", 180))
     if limit is not None and retries >= limit:
         guard = tasks.guard()
         retry_redis(
@@ -475,6 +483,26 @@ def _done_failed(
         )
         raise error
     raise task.retry(exc=error, countdown=delay, max_retries=limit) from error
+
+
+def _on_done_retry_delay(tasks: WaitTasks, delay: float | None) -> float:
+    """The countdown of an on_done retry: its task's `default_retry_delay`, kept
+    below half the Redis broker's visibility timeout (the broker would deliver
+    a longer one twice), with a warning when that shortens it."""
+    wanted = 180.0 if delay is None else float(delay)
+    if _redis_broker(tasks.app) is None:
+        return wanted
+    cap = visibility_timeout(tasks.app) / 2
+    if wanted <= cap:
+        return wanted
+    logger.warning(
+        "on_done is retried after %gs, not its default_retry_delay %gs: the Redis "
+        "broker's visibility_timeout %gs would deliver a longer countdown twice",
+        cap,
+        wanted,
+        visibility_timeout(tasks.app),
+    )
+    return cap
 
 
 def _publish(
