@@ -14,7 +14,8 @@ turns each into a `WaiterDefinition` whose matchers decide as botocore's do:
 `delay` becomes a fixed delay (`FixedDelay`, min_delay = max_delay = delay) and
 `delay × maxAttempts` the default `max_wait_time`: with calls taking no time the
 waiter polls `maxAttempts` times, as botocore does (the last poll comes at the
-deadline, one delay later than botocore's). Both are overridable per `wait()`.
+deadline, one delay later than botocore's). Limits given per `wait()`, in
+`config=` or in a `config` set later read as boto3's `WaiterConfig` (`default_config`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar, overload
 
-from .backoff import FixedDelay
+from .backoff import Backoff, FixedDelay
 from .config import WaiterConfig, checked_config
 from .definition import (
     Acceptor,
@@ -39,6 +40,7 @@ from .definition import (
     WaiterDefinitionError,
 )
 from .errors import WaiterConfigurationError
+from .options import WaitOptions
 from .seconds import MAX_SECONDS
 from .waiter import AsyncWaiter, Waiter
 
@@ -242,19 +244,19 @@ def default_config(
     strategy = given.strategy
     if strategy is None and backoff:
         strategy = FixedDelay()
+    low, high = given.min_delay, given.max_delay
+    if low is None:
+        low = delay if high is None else min(delay, high)
+    if high is None:
+        high = max(delay, low)
     wait_timeout = given.wait_timeout
     if wait_timeout is None:
         wait_timeout = delay * max_attempts
         if type(strategy) is FixedDelay and strategy.delay is None:
             if given.max_attempts is not None:
                 wait_timeout = None  # the attempts are the limit
-            elif given.min_delay is not None:
-                wait_timeout = min(given.min_delay * max_attempts, MAX_SECONDS)
-    low, high = given.min_delay, given.max_delay
-    if low is None:
-        low = delay if high is None else min(delay, high)
-    if high is None:
-        high = max(delay, low)
+            else:  # botocore's attempts, spaced by the fixed delay (min_delay)
+                wait_timeout = min(low * max_attempts, MAX_SECONDS)
     return WaiterConfig(
         max_attempts=given.max_attempts,
         wait_timeout=wait_timeout,
@@ -264,36 +266,93 @@ def default_config(
     )
 
 
-def _with_defaults(cls: type[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The constructor's arguments with botocore's timing filling the `config`."""
-    given = kwargs.get("config")
-    if given is not None:
-        given = checked_config(cls.definition.name, given)
-    delay = cls.definition.min_delay
-    backoff = kwargs.get("backoff") is None
-    config = default_config(delay, cls.botocore_max_attempts, given, backoff=backoff)
-    return {**kwargs, "config": config}
+class _BotocoreTiming:
+    """botocore's timing for the waiter classes below, wherever limits are given:
+    at construction, in a `config` set later, and per `wait()` (boto3's
+    `WaiterConfig={"Delay": 60}` is `wait(input, min_delay=60)`): each goes
+    through `default_config` over the caller's own config."""
+
+    definition: ClassVar[WaiterDefinition]
+    botocore_max_attempts: ClassVar[int]
+    attempts_bound_alone: ClassVar[bool] = True
+    config: WaiterConfig
+    backoff: Backoff
+    _backoff_given: bool
+    #: The caller's own config (an empty one when none was given), before
+    #: botocore's timing fills it: what per-call limits are merged into.
+    _given_config: WaiterConfig
+
+    def _botocore_config(self, given: WaiterConfig, backoff: bool) -> WaiterConfig:
+        cls = type(self)
+        return default_config(
+            cls.definition.min_delay, cls.botocore_max_attempts, given, backoff=backoff
+        )
+
+    def _with_defaults(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """The constructor's arguments with botocore's timing filling the `config`."""
+        given = kwargs.get("config")
+        given = (
+            WaiterConfig()
+            if given is None
+            else checked_config(type(self).definition.name, given)
+        )
+        object.__setattr__(self, "_given_config", given)
+        backoff = kwargs.get("backoff") is None
+        return {**kwargs, "config": self._botocore_config(given, backoff)}
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """A `config` set later gets botocore's timing too, as one given at construction."""
+        if name == "config" and "_backoff_given" in self.__dict__:
+            given = checked_config(type(self).definition.name, value)
+            object.__setattr__(self, "_given_config", given)
+            value = self._botocore_config(given, not self._backoff_given)
+        super().__setattr__(name, value)
+
+    def _options(
+        self,
+        max_wait_time: float | None,
+        min_delay: float | None,
+        max_delay: float | None,
+        max_attempts: int | None,
+        backoff: Backoff | None,
+    ) -> WaitOptions:
+        """Limits given to `wait()` move botocore's timing as the same limits in the
+        config do (`default_config`); a deadline given here or in the caller's
+        config stands."""
+        given = self._given_config
+        config = self.config
+        if (min_delay, max_delay, max_attempts) != (None, None, None):
+            config = self._botocore_config(
+                WaiterConfig(
+                    wait_timeout=given.wait_timeout,
+                    max_attempts=(
+                        given.max_attempts if max_attempts is None else max_attempts
+                    ),
+                    min_delay=given.min_delay if min_delay is None else min_delay,
+                    max_delay=given.max_delay if max_delay is None else max_delay,
+                    backoff=self.backoff if backoff is None else backoff,
+                ),
+                True,
+            )
+        options: WaitOptions = self._options_under(  # type: ignore[attr-defined]
+            config, max_wait_time, min_delay, max_delay, max_attempts, backoff
+        )
+        return options
 
 
-class BotocoreDefaultsWaiter(Waiter[InputT, OutputT]):
+class BotocoreDefaultsWaiter(_BotocoreTiming, Waiter[InputT, OutputT]):
     """A `Waiter` with botocore's timing as its defaults: a fixed delay (the
     definition's `min_delay`) and `min_delay × botocore_max_attempts` to wait."""
 
-    botocore_max_attempts: ClassVar[int]
-    attempts_bound_alone: ClassVar[bool] = True
-
     def __init__(self, client: object, **kwargs: Any) -> None:
-        super().__init__(client, **_with_defaults(type(self), kwargs))
+        super().__init__(client, **self._with_defaults(kwargs))
 
 
-class AsyncBotocoreDefaultsWaiter(AsyncWaiter[InputT, OutputT]):
+class AsyncBotocoreDefaultsWaiter(_BotocoreTiming, AsyncWaiter[InputT, OutputT]):
     """`BotocoreDefaultsWaiter` for asyncio."""
 
-    botocore_max_attempts: ClassVar[int]
-    attempts_bound_alone: ClassVar[bool] = True
-
     def __init__(self, client: object, **kwargs: Any) -> None:
-        super().__init__(client, **_with_defaults(type(self), kwargs))
+        super().__init__(client, **self._with_defaults(kwargs))
 
 
 @overload

@@ -155,7 +155,21 @@ class _WaiterBase(Generic[InputT, OutputT]):
         """The caller's overrides, then the config, merged with the definition;
         `max_attempts` and no `max_wait_time` is no deadline where the class allows
         it (`attempts_bound_alone`)."""
-        max_wait_time, min_delay, max_delay, max_attempts = self.config.fill(
+        return self._options_under(
+            self.config, max_wait_time, min_delay, max_delay, max_attempts, backoff
+        )
+
+    def _options_under(
+        self,
+        config: WaiterConfig,
+        max_wait_time: float | None,
+        min_delay: float | None,
+        max_delay: float | None,
+        max_attempts: int | None,
+        backoff: Backoff | None,
+    ) -> WaitOptions:
+        """`_options` with `config` in place of the waiter's own."""
+        max_wait_time, min_delay, max_delay, max_attempts = config.fill(
             max_wait_time, min_delay, max_delay, max_attempts
         )
         unbounded = (

@@ -5,13 +5,15 @@ maxAttempts: 5 s × 20 for s3's BucketExists)."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
 
 from waitable import WaiterConfig, WaiterMaxAttemptsError, WaiterTimeoutError
-from waitable.backoff import ExponentialDelay
+from waitable.backoff import ExponentialDelay, FixedDelay
 from waitable.botocore_waiters import waiter_class
 from waitable.testing import VirtualClock
 
@@ -97,3 +99,105 @@ def test_max_attempts_alone_is_no_deadline_not_a_hundred_years() -> None:
     saved = waiter.start({"Bucket": "b"})
     step = waiter.poll_once(type(saved).from_json(saved.to_json()))
     assert not step.done
+
+
+def _wait_with(
+    make: Callable[[_MissingBucket, VirtualClock], Any], **limits: Any
+) -> tuple[_MissingBucket, VirtualClock, Any]:
+    """Wait on a waiter `make` builds, with `limits` given to `wait()`."""
+    client, clock = _MissingBucket(), VirtualClock()
+    with pytest.raises((WaiterTimeoutError, WaiterMaxAttemptsError)) as caught:
+        make(client, clock).wait({"Bucket": "b"}, **limits)
+    return client, clock, caught.value
+
+
+def _plain(client: _MissingBucket, clock: VirtualClock) -> Any:
+    cls: Any = waiter_class("s3", "BucketExists")
+    return cls(client, clock=clock)
+
+
+def _gaps(error: Any) -> set[float]:
+    """The delays between attempts but the last (which the spec's last-attempt
+    rule may lengthen to the deadline)."""
+    starts = [attempt.started_at for attempt in error.result.history][:-1]
+    return {round(b - a, 6) for a, b in zip(starts, starts[1:])}
+
+
+def test_a_delay_given_to_wait_spaces_botocores_attempts() -> None:
+    """boto3's `wait(WaiterConfig={"Delay": 60})`: 20 attempts 60 s apart (was
+    refused: "min_delay 60 is greater than max_delay 5")."""
+    client, clock, error = _wait_with(_plain, min_delay=60)
+    assert client.calls == 20 and isinstance(error, WaiterTimeoutError)
+    assert clock.now() == pytest.approx(20 * 60) and _gaps(error) == {60}
+
+
+def test_max_attempts_given_to_wait_are_all_made() -> None:
+    """boto3's `MaxAttempts=50` per call (stopped at 20 by botocore's 100 s)."""
+    client, clock, error = _wait_with(_plain, max_attempts=50)
+    assert client.calls == 50 and isinstance(error, WaiterMaxAttemptsError)
+    assert error.max_wait_time == float("inf") and _gaps(error) == {5}
+
+
+def test_a_lower_max_delay_given_to_wait_takes_min_delay_down() -> None:
+    """botocore's 20 attempts, 2 s apart."""
+    client, clock, error = _wait_with(_plain, max_delay=2)
+    assert client.calls == 20 and _gaps(error) == {2}
+    assert clock.now() == pytest.approx(40)
+
+
+def test_a_deadline_given_per_call_or_in_the_config_stands() -> None:
+    client, clock, error = _wait_with(_plain, min_delay=60, max_wait_time=130)
+    assert isinstance(error, WaiterTimeoutError) and clock.now() == pytest.approx(130)
+
+    def configured(client: _MissingBucket, clock: VirtualClock) -> Any:
+        cls: Any = waiter_class("s3", "BucketExists")
+        return cls(client, clock=clock, config=WaiterConfig(wait_timeout=130))
+
+    client, clock, error = _wait_with(configured, min_delay=60)
+    assert isinstance(error, WaiterTimeoutError) and clock.now() == pytest.approx(130)
+
+
+def test_per_call_limits_merge_with_the_callers_config() -> None:
+    def configured(client: _MissingBucket, clock: VirtualClock) -> Any:
+        cls: Any = waiter_class("s3", "BucketExists")
+        return cls(client, clock=clock, config=WaiterConfig(max_attempts=6))
+
+    client, clock, error = _wait_with(configured, min_delay=60)
+    assert client.calls == 6 and isinstance(error, WaiterMaxAttemptsError)
+    assert _gaps(error) == {60}
+
+
+@pytest.mark.parametrize(
+    "config, calls, gap",
+    [(WaiterConfig(min_delay=60), 20, 60), (WaiterConfig(max_attempts=30), 30, 5)],
+)
+def test_a_config_set_later_gets_botocores_timing(
+    config: WaiterConfig, calls: int, gap: float
+) -> None:
+    """As one given at construction (a min_delay set later was refused with
+    "max_wait_time is required": botocore's deadline was dropped)."""
+
+    def later(client: _MissingBucket, clock: VirtualClock) -> Any:
+        waiter = _plain(client, clock)
+        waiter.config = config
+        return waiter
+
+    client, clock, error = _wait_with(later)
+    assert client.calls == calls and _gaps(error) == {gap}
+    assert isinstance(later(_MissingBucket(), VirtualClock()).backoff, FixedDelay)
+
+
+def test_the_async_class_takes_per_call_limits_alike() -> None:
+    cls: Any = waiter_class("s3", "BucketExists", asynchronous=True)
+    calls = 0
+
+    class Client:
+        async def head_bucket(self, **kwargs: Any) -> Any:
+            nonlocal calls
+            calls += 1
+            return {"ResponseMetadata": {"HTTPStatusCode": 404}}
+
+    clock = VirtualClock()
+    with pytest.raises(WaiterTimeoutError) as caught:
+        asyncio.run(cls(Client(), clock=clock).wait({"Bucket": "b"}, min_delay=60))
+    assert calls == 20 and _gaps(caught.value) == {60}
