@@ -11,6 +11,7 @@ No Redis: nothing here connects.
 from __future__ import annotations
 
 import logging
+import types
 from typing import Any
 
 import pytest
@@ -60,7 +61,16 @@ class _Retried(Exception):
 
 
 class _Task:
-    def retry(self, exc: Exception, countdown: float, max_retries: Any) -> Exception:
+    """A bound task's stand-in: its request, and `retry` giving what it was asked."""
+
+    def __init__(self, retries: int = 0) -> None:
+        self.request = types.SimpleNamespace(
+            id="done-1", retries=retries, kwargs={"x": 1}
+        )
+        self.asked: dict[str, Any] = {}
+
+    def retry(self, exc: Exception, countdown: float, **options: Any) -> Exception:
+        self.asked = options
         return _Retried(countdown)
 
 

@@ -46,8 +46,9 @@ def cancel_wait(app: Any, wait_id: str) -> bool:
             "before cancel_wait(app, ...)"
         )
     guard = tasks.guard()
-    decision = guard.cancel(wait_id)
-    if decision.verdict == "unknown":
+    index = guard.key(wait_id) == guard.due_key  # no wait has that key (start_wait)
+    decision = guard.cancel(wait_id) if not index else None
+    if decision is None or decision.verdict == "unknown":
         raise WaitNotFoundError(
             f"no wait {wait_id!r} to cancel: its record {guard.key(wait_id)!r} is not "
             f"in Redis (no wait was started with this id, or it ended more than "

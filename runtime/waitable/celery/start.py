@@ -118,9 +118,22 @@ def start_wait(
             _check_json(on_done)  # clone deep-copies (recursively) its options
         signature = dict(app.signature(on_done))
         _check_json(signature)
+        composite = signature.get("subtask_type")
+        if composite:
+            raise WaiterConfigurationError(
+                f"waiter {waiter!r}: on_done must be one task's signature, got a "
+                f"{composite} ({signature.get('task')}): waitable runs on_done's body "
+                "in its own task, where a chain, group or chord cannot run; pass a "
+                "task of yours that starts it"
+            )
     wait = wait_id or uuid.uuid4().hex
     args = (wait, 0, waiter, client, saved.to_json(), signature, queue)
     guard = tasks.guard()
+    if guard.key(wait) == guard.due_key:
+        raise WaiterConfigurationError(
+            f"wait_id {wait!r} names the Redis key of waitable's index of pending "
+            f"waits ({guard.due_key!r}); pass another wait_id"
+        )
     now = time.time()
     countdown = first_countdown(saved)
     options: dict[str, Any] = {"countdown": countdown} if countdown > 0 else {}

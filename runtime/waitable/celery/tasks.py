@@ -14,6 +14,7 @@ import functools
 import inspect
 import json
 import logging
+import math
 import os
 import threading
 import time
@@ -113,11 +114,19 @@ def install(
             f"the app's broker is {app.conf.broker_url!r}; pass redis_url='redis://...'"
         )
     recover = visibility_timeout(app) if recover_after is None else recover_after
-    if min(lease, keep, recover, sweep_every) <= 0:
+    settings = (lease, keep, recover, sweep_every)
+    if not all(_positive_seconds(value) for value in settings):
         raise WaiterConfigurationError(
             f"waitable.celery.install: lease, keep, recover_after and sweep_every must "
-            f"be positive seconds, got lease={lease!r}, keep={keep!r}, "
+            f"be finite positive seconds, got lease={lease!r}, keep={keep!r}, "
             f"recover_after={recover!r}, sweep_every={sweep_every!r}"
+        )
+    if _redis_broker(app) is not None and keep <= visibility_timeout(app):
+        raise WaiterConfigurationError(
+            f"waitable.celery.install: keep {keep:g}s is not above the Redis broker's "
+            f"visibility_timeout {visibility_timeout(app):g}s: a copy of a poll the "
+            "broker delivers again that late would find the wait's record gone and "
+            "run the wait anew; pass a larger keep= (the default is a day)"
         )
     if _redis_broker(app) is not None and lease >= visibility_timeout(app):
         raise WaiterConfigurationError(
@@ -154,8 +163,14 @@ def install(
         max_retries=None,  # retried while the records' Redis is away (see _poll)
     )(poll)
 
-    def done(self: Any, wait_id: str, outcome: Any, on_done: dict[str, Any]) -> None:
-        _done(tasks, self, wait_id, outcome, on_done)
+    def done(
+        self: Any,
+        wait_id: str,
+        outcome: Any,
+        on_done: dict[str, Any],
+        failures: int = 0,
+    ) -> None:
+        _done(tasks, self, wait_id, outcome, on_done, failures)
 
     tasks.done_task = app.task(
         name=DONE_TASK,
@@ -178,6 +193,16 @@ def install(
 
     signals.worker_ready.connect(ready, weak=False)
     return tasks
+
+
+def _positive_seconds(value: object) -> bool:
+    """A setting in seconds: a finite number above 0 (not a bool, NaN or inf)."""
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value > 0
+    )
 
 
 def installed(app: Any) -> WaitTasks | None:
@@ -409,7 +434,12 @@ def _send_on_done(
 
 
 def _done(
-    tasks: WaitTasks, task: Any, wait_id: str, outcome: Any, on_done: dict[str, Any]
+    tasks: WaitTasks,
+    task: Any,
+    wait_id: str,
+    outcome: Any,
+    on_done: dict[str, Any],
+    failures: int = 0,
 ) -> None:
     """One run of `waitable.done`: the on_done call, once per wait (see `delivery`).
 
@@ -419,6 +449,9 @@ def _done(
     the call (the claim) is retried soon (0.2 s, 0.4 s, ...), not counted as the
     call failing; after the call ran, `deliver` retries only the record, and a
     `DeliveryNotRecorded` is raised without a retry (a retry would run it again).
+    `failures` counts the runs whose call raised (the body sees it as its
+    `request.retries`); Celery's own count includes the retries for Redis and
+    for a busy lease, which are not the body's.
     """
     request = task.request
     task_id = request.id or f"waitable-done-{wait_id}"
@@ -429,7 +462,7 @@ def _done(
 
     def call() -> None:
         ran.append(True)
-        call_on_done(tasks.app, on_done, outcome, task_id, retries)
+        call_on_done(tasks.app, on_done, outcome, task_id, failures)
 
     try:
         decision = deliver(guard, wait_id, owner, tasks.lease, tasks.keep, call)
@@ -446,9 +479,9 @@ def _done(
                 countdown,
             )
             raise task.retry(exc=error, countdown=countdown) from error
-        _done_failed(tasks, task, wait_id, outcome, on_done, retries, owner, error)
+        _done_failed(tasks, task, wait_id, outcome, on_done, failures, owner, error)
     except Exception as error:
-        _done_failed(tasks, task, wait_id, outcome, on_done, retries, owner, error)
+        _done_failed(tasks, task, wait_id, outcome, on_done, failures, owner, error)
     if decision.verdict == "busy":
         # Another worker is making the call: come back when its lease would end.
         raise task.retry(countdown=int(decision.detail) / 1000 + 0.01)
@@ -460,15 +493,16 @@ def _done_failed(
     wait_id: str,
     outcome: Any,
     on_done: dict[str, Any],
-    retries: int,
+    failures: int,
     owner: str,
     error: Exception,
 ) -> NoReturn:
-    """The on_done body raised `error`: retry it by its task's policy, or record it failed."""
+    """The on_done body raised `error` (its `failures`-th failure before this one):
+    retry it by its task's policy, or record it failed."""
     user = tasks.app.tasks.get(str(on_done.get("task")))
     limit = getattr(user, "max_retries", 3)
     delay = _on_done_retry_delay(tasks, getattr(user, "default_retry_delay", 180))
-    if limit is not None and retries >= limit:
+    if limit is not None and failures >= limit:
         guard = tasks.guard()
         retry_redis(
             lambda: guard.delivered(wait_id, owner, tasks.keep, how="failed"),
@@ -478,11 +512,12 @@ def _done_failed(
         logger.error(
             "wait %s: on_done failed %d time(s), given up; its outcome was %s",
             wait_id,
-            retries + 1,
+            failures + 1,
             json.dumps(outcome)[:2000],
         )
         raise error
-    raise task.retry(exc=error, countdown=delay, max_retries=limit) from error
+    kwargs = {**(task.request.kwargs or {}), "failures": failures + 1}
+    raise task.retry(exc=error, countdown=delay, kwargs=kwargs) from error
 
 
 def _on_done_retry_delay(tasks: WaitTasks, delay: float | None) -> float:
