@@ -768,35 +768,48 @@ def _fail_operation(
     plan: WaitPlan, state: WaitState, now: float, cause: Exception, code: str
 ) -> NoReturn:
     crt = crt_network_failure(cause)
+    name = type(cause).__name__
+    last = state.history[-1] if state.history else None
     unmatched = "which acceptors do not judge"  # a transport error: no answer to judge
     if crt is not None:
         # awscrt raises one class for every failure: retry_on=(AwsCrtError,) would
         # retry its programming errors too; the strategy's policy reads the name.
         advice = (
-            f"{type(cause).__name__} is a transport error ({crt} failure), not a "
-            "service error; "
+            f"{name} is a transport error ({crt} failure), not a service error; "
             + (
                 "it does not pass by itself (check the endpoint and its certificate)"
                 if crt == "lasting"
-                else "pass retry= a waitable.retry.StandardRetryStrategy() to retry "
-                "it with backoff (it retries awscrt's network failures by name)"
+                else _retry_advice(
+                    plan,
+                    last,
+                    unset="pass retry= a waitable.retry.StandardRetryStrategy() to "
+                    "retry it with backoff (it retries awscrt's network failures by "
+                    "name)",
+                    declined="give the retry strategy a StandardRetryPolicy(), which "
+                    "retries awscrt's network failures by name",
+                )
             )
         )
     elif is_transport_error(cause):
-        advice = (
-            f"{type(cause).__name__} is a transport error, not a service error; "
-            f"pass retry_on=({type(cause).__name__},) to retry it, or retry= a "
-            "waitable.retry.StandardRetryStrategy() to retry it with backoff"
+        advice = f"{name} is a transport error, not a service error; " + _retry_advice(
+            plan,
+            last,
+            unset=(
+                f"pass retry_on=({name},) to retry it, or retry= a "
+                "waitable.retry.StandardRetryStrategy() to retry it with backoff"
+                if _standard_policy_retries(cause)
+                else f"pass retry_on=({name},) to retry it (retry= would not: the "
+                "standard retry policy does not retry this error)"
+            ),
+            declined=f"pass retry_on=({name},) to retry it",
         )
     else:
         unmatched = "which no acceptor matches"
+        check = "check the input, or pass retry_on= to retry this error type"
         advice = (
             "an error that no acceptor matches ends the wait (the spec's implicit "
-            "failure); check the input, or pass retry_on= to retry this error type"
+            "failure); " + _retry_advice(plan, last, unset=check, declined=check)
         )
-    last = state.history[-1] if state.history else None
-    if last is not None and last.retries:
-        advice += f" ({len(last.retries)} retr{'y' if len(last.retries) == 1 else 'ies'} of this poll's call were made)"
     error = WaiterOperationError(
         _result(state, plan.definition, now),
         error_code=code,
@@ -805,3 +818,57 @@ def _fail_operation(
     )
     logger.info("%s", error)
     raise error from cause
+
+
+def _retry_advice(
+    plan: WaitPlan, last: Attempt[Any] | None, *, unset: str, declined: str
+) -> str:
+    """What to do about the error a poll's call ended with: `unset` without `retry=`;
+    with it, why its retries stopped (`Attempt.retry_stopped`, worded as the
+    strategy's own errors word it), or that its policy does not retry the error,
+    then `declined`."""
+    retrying = plan.call_retry
+    if retrying is None:
+        return unset
+    made = 0 if last is None else len(last.retries)
+    stopped = None if last is None else last.retry_stopped
+    retries = f"{made} retr{'y' if made == 1 else 'ies'}"
+    tries = f"{made + 1} tr{'y' if made == 0 else 'ies'} ({retries})"
+    if stopped == "max_attempts":
+        return (
+            f"the retries of this poll's call stopped at the retry strategy's "
+            f"max_attempts: {tries} failed; raise max_attempts, or look at why "
+            "every try failed"
+        )
+    if stopped == "capacity":
+        return (
+            f"the retries of this poll's call stopped after {tries}: the token "
+            "bucket had no capacity for another retry (the service is failing "
+            "often, so retries are being rationed); retry later, or give the "
+            "strategy a larger bucket"
+        )
+    if stopped == "max_time":
+        if retrying.max_time == math.inf:
+            past, larger = "the wait's deadline", "max_wait_time"
+        else:
+            past = (
+                f"the retry strategy's max_time ({retrying.max_time:g}s) or the "
+                "wait's deadline"
+            )
+            larger = "max_time (or max_wait_time)"
+        return (
+            f"the retries of this poll's call stopped after {tries}: the next "
+            f"retry would have started past {past}; raise {larger} to allow more "
+            "retries"
+        )
+    after = f" (after {retries} of this poll's call)" if made else ""
+    return f"the retry strategy's policy does not retry it{after}; {declined}"
+
+
+def _standard_policy_retries(error: Exception) -> bool:
+    """Whether `retry=` a `StandardRetryStrategy()` would retry `error` at all: its
+    standard policy's directive is a `RetryError` (not `TerminateAndFail`)."""
+    from .retry.directives import RetryError  # retry's strategy imports flow
+    from .retry.policy import StandardRetryPolicy
+
+    return isinstance(StandardRetryPolicy().evaluate_error(error), RetryError)

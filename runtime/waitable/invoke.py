@@ -22,12 +22,15 @@ __all__ = [
     "awaitable_check",
     "bind_operation",
     "refuse_async",
+    "refuse_awaitable",
     "refuse_blocking",
+    "refuse_coroutine_function",
 ]
 
 
 class AsyncClientError(WaiterConfigurationError, TypeError):
-    """A synchronous waiter was given an async client; raised at once, naming the async class."""
+    """A synchronous waiter (or `retry`) was given an async client (or block); raised
+    at once, naming what to use instead."""
 
 
 OperationCall: TypeAlias = Callable[[Any], Any]
@@ -77,16 +80,23 @@ def refuse_blocking(client: object, operation_method: str, waiter: str) -> None:
         )
 
 
-def awaitable_check(waiter: str) -> Callable[[Any], Awaitable[Any]]:
+def awaitable_check(
+    waiter: str, refusal: str | None = None
+) -> Callable[[Any], Awaitable[Any]]:
     """What an async waiter applies to a call's result that is not a coroutine: the
-    result if it is awaitable, else a clear error (not a failed poll)."""
+    result if it is awaitable, else a clear error (not a failed poll). `refusal`
+    words that error for a caller that is not a waiter (`retry_async`), with
+    `{returned}` for the name of the type the call returned."""
 
     def checked(pending: Any) -> Awaitable[Any]:
         if not inspect.isawaitable(pending):
+            returned = type(pending).__name__
             raise WaiterConfigurationError(
                 f"waiter {waiter}: an async waiter needs an async client (aiobotocore, or "
-                f"a coroutine function), but the call returned {type(pending).__name__}; "
+                f"a coroutine function), but the call returned {returned}; "
                 "use the synchronous waiter class for a synchronous client"
+                if refusal is None
+                else refusal.format(returned=returned)
             )
         awaitable: Awaitable[Any] = pending
         return awaitable
@@ -109,7 +119,11 @@ def _async_context_manager_only(client: object) -> bool:
 
 
 def refuse_async(
-    call: OperationCall, client: object, operation_method: str, waiter_class: str
+    call: OperationCall,
+    client: object,
+    operation_method: str,
+    waiter_class: str,
+    async_class: str | None = None,
 ) -> OperationCall:
     """`call`, checked to be synchronous: an async client fails now, not at the deadline.
 
@@ -117,27 +131,41 @@ def refuse_async(
     async context manager only (aiobotocore's, httpx's `AsyncClient`: its methods
     are plain functions returning coroutines); a call that still returns an
     awaitable (an object whose `__call__` is async) is refused on the first poll.
+    The refusal names `async_class` to use instead; by default the generated
+    twin, `Async{waiter_class}` (a custom waiter's is `{waiter_class}.Async`).
     """
     method = getattr(client, operation_method, None) if operation_method else None
     target = method if callable(method) else client
+    twin = _async_class(waiter_class) if async_class is None else async_class
     advice = (
         f"{waiter_class} is synchronous but the client's call is async; use "
-        f"{_async_class(waiter_class)} (await its wait()) with an async client"
+        f"{twin} (await its wait()) with an async client"
     )
-    if (
-        inspect.iscoroutinefunction(target)
-        or inspect.iscoroutinefunction(getattr(target, "__call__", None))
-        or (operation_method and _async_context_manager_only(client))
-    ):
+    refuse_coroutine_function(target, advice)
+    if operation_method and _async_context_manager_only(client):
         raise AsyncClientError(advice)
 
     def checked(input: Any) -> Any:
-        result = call(input)
-        if inspect.isawaitable(result):
-            close = getattr(result, "close", None)
-            if callable(close):
-                close()
-            raise AsyncClientError(advice)
-        return result
+        return refuse_awaitable(call(input), advice)
 
     return checked
+
+
+def refuse_coroutine_function(target: object, advice: str) -> None:
+    """Refuse `target` for a synchronous caller before it is called: a coroutine
+    function, or an object whose `__call__` is one (`AsyncClientError(advice)`)."""
+    if inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(
+        getattr(target, "__call__", None)
+    ):
+        raise AsyncClientError(advice)
+
+
+def refuse_awaitable(result: Any, advice: str) -> Any:
+    """`result` of a synchronous call, unless it is awaitable: then it is closed (no
+    "never awaited" warning) and refused with `AsyncClientError(advice)`."""
+    if inspect.isawaitable(result):
+        close = getattr(result, "close", None)
+        if callable(close):
+            close()
+        raise AsyncClientError(advice)
+    return result

@@ -272,12 +272,13 @@ def test_any_base_and_cap_give_delays_by_the_formula_within_the_cap(
 
 
 def test_the_default_backoff_is_unchanged() -> None:
-    """Full jitter `random(0, min(20, 2 ** (n - 1)))`, whatever the context's floor."""
+    """Full jitter `random(0, min(20, 2 ** (n - 1)))`: the base `b` it takes from the
+    context is `min_backoff`, 1 s by default."""
     clock = VirtualClock()
     strategy = StandardRetryStrategy(
         max_attempts=9, token_bucket=None, clock=clock, rng=random.Random(5)
     )
-    assert strategy.backoff == ExponentialFullJitter(base=1.0)
+    assert strategy.backoff == ExponentialFullJitter()
     delays = [retry.delay for retry in retry_delays(strategy)]
     rng = random.Random(5)
     assert delays == [rng.uniform(0, min(20.0, 2.0 ** (n - 1))) for n in range(1, 9)]

@@ -36,14 +36,17 @@ from ..definition import (
     WaiterDefinition,
 )
 from ..drivers import run_async, run_sync
+from ..error_codes import error_code
 from ..errors import (
     WaiterCancelledError,
     WaiterConfigurationError,
     WaiterError,
     WaiterFailureStateError,
     WaiterTimeoutError,
+    service_text,
 )
 from ..flow import CallRetry, CutOff, Raised, Returned, WaitPlan, flow, start
+from ..invoke import awaitable_check, refuse_awaitable, refuse_coroutine_function
 from ..matching import Verdict
 from ..options import WaitOptions
 from ..results import WaiterResult
@@ -68,6 +71,18 @@ _SUCCESS = Verdict(AcceptorState.SUCCESS, None)
 MAX_BACKOFF = 20.0
 #: AWS standard mode's base delay: retry `n` backs off up to `1 * 2 ** (n - 1)` s.
 BASE_BACKOFF = 1.0
+
+#: Why `retry` refuses an async block, and `retry_async` a synchronous one (as a
+#: waiter refuses a client of the other kind: `waitable.invoke`).
+_ASYNC_BLOCK = (
+    "StandardRetryStrategy.retry is synchronous but the block is async; use "
+    "await strategy.retry_async(policy, block) for a coroutine function"
+)
+_SYNC_BLOCK = (
+    "StandardRetryStrategy.retry_async needs an async block (a coroutine function), "
+    "but the block returned {returned}; use strategy.retry(policy, block) for a "
+    "synchronous block"
+)
 
 
 class RetryStrategyError(Exception):
@@ -141,7 +156,9 @@ class StandardRetryStrategy:
     token_bucket: StandardRetryTokenBucket | None = field(
         default_factory=StandardRetryTokenBucket
     )
-    backoff: Backoff = ExponentialFullJitter(base=1.0)
+    # No base of its own: it takes `b` from the context, so `min_backoff` applies
+    # (the default `b`, 1 s capped at `max_backoff`, keeps AWS standard mode's delays).
+    backoff: Backoff = ExponentialFullJitter()
     max_backoff: float = MAX_BACKOFF
     min_backoff: float | None = field(default=None, kw_only=True)
     policy: RetryPolicy[Any] = field(default_factory=StandardRetryPolicy)
@@ -166,6 +183,19 @@ class StandardRetryStrategy:
             raise WaiterConfigurationError(
                 f"max_time must be a positive, finite number of seconds (or None), "
                 f"got {self.max_time!r}"
+            )
+        if not callable(getattr(self.policy, "evaluate", None)):
+            raise WaiterConfigurationError(
+                f"policy must be a RetryPolicy such as StandardRetryPolicy() (an object "
+                f"with evaluate(outcome)), got {self.policy!r}"
+            )
+        if self.token_bucket is not None and not callable(
+            getattr(self.token_bucket, "acquire_token", None)
+        ):
+            raise WaiterConfigurationError(
+                f"token_bucket must be a token bucket such as StandardRetryTokenBucket() "
+                f"(an object with acquire_token(now)), or None for no bucket, got "
+                f"{self.token_bucket!r}"
             )
         if not callable(self.backoff):
             raise WaiterConfigurationError(
@@ -230,35 +260,58 @@ class StandardRetryStrategy:
         """Run `block` at least once, retrying while `policy` says `RetryError`.
 
         `cancel` (a `threading.Event`, set from any thread) stops the retries
-        before the next try or during a backoff with `RetryCancelledError`.
+        before the next try or during a backoff with `RetryCancelledError`. An
+        async block is refused (`WaiterConfigurationError`), as a sync waiter
+        refuses an async client: its coroutine is no result.
         """
-        plan = self._plan(policy)
+        refuse_coroutine_function(block, _ASYNC_BLOCK)
+        plan, once = self._plan(policy)
+
+        def call() -> Any:
+            # A sync try is never cut off: one that raises after max_time is not
+            # judged, so its error is kept here, to be chained.
+            try:
+                answer = block()
+            except Exception as error:
+                once.last_error = error
+                raise
+            return refuse_awaitable(answer, _ASYNC_BLOCK)
+
         state = start(plan, self.clock.now())
         try:
             result = run_sync(
-                flow(plan, state, self.clock.now), block, self.clock, cancel=cancel
+                flow(plan, state, self.clock.now), call, self.clock, cancel=cancel
             )
         except WaiterError as error:
-            raise _translate(error) from error.__cause__
+            raise _translate(error, once.last_error, cut_off=False) from (
+                _cause(error, once.last_error)
+            )
         value: T = result.output
         return value
 
     async def retry_async(
         self, policy: RetryPolicy[Any], block: Callable[[], Awaitable[T]]
     ) -> T:
-        """`retry` for a coroutine function, on asyncio."""
-        plan = self._plan(policy)
+        """`retry` for a coroutine function, on asyncio; a block that returns no
+        awaitable is refused (`WaiterConfigurationError`), as an async waiter
+        refuses a synchronous client."""
+        plan, once = self._plan(policy)
         state = start(plan, self.clock.now())
         try:
             result = await run_async(
-                flow(plan, state, self.clock.now), block, self.clock
+                flow(plan, state, self.clock.now),
+                block,
+                self.clock,
+                awaitable=awaitable_check("retry", _SYNC_BLOCK),
             )
         except WaiterError as error:
-            raise _translate(error) from error.__cause__
+            raise _translate(error, once.last_error, cut_off=True) from (
+                _cause(error, once.last_error)
+            )
         value: T = result.output
         return value
 
-    def _plan(self, policy: RetryPolicy[Any]) -> WaitPlan:
+    def _plan(self, policy: RetryPolicy[Any]) -> tuple[WaitPlan, _EvaluatedOnce]:
         if not callable(getattr(policy, "evaluate", None)):
             raise WaiterConfigurationError(
                 f"policy must be a RetryPolicy (an object with evaluate(outcome)), "
@@ -287,7 +340,7 @@ class StandardRetryStrategy:
             min_delay=float(self._base_backoff),
             max_delay=float(self.max_backoff),
         )
-        return WaitPlan(
+        plan = WaitPlan(
             _RETRY_DEFINITION,
             options,
             self.rng,
@@ -295,21 +348,26 @@ class StandardRetryStrategy:
             call_retry=retrying,
             wall=None if self.token_bucket is None else wall_reading(self.clock),
         )
+        return plan, once
 
 
 class _EvaluatedOnce:
     """The user's policy asked once per outcome: the judge asks first (success
     ends the retries), then the retry step asks the same outcome again and is
-    given the same directive (seed 001 evaluates each try once)."""
+    given the same directive (seed 001 evaluates each try once). It keeps the
+    last error a try raised, which a timeout chains (seed 001's `previousResult`)."""
 
     def __init__(self, policy: RetryPolicy[Any]) -> None:
         self.policy = policy
         self.outcome: object = None
         self.directive: RetryDirective | None = None
+        self.last_error: Exception | None = None
 
     def evaluate(self, outcome: Returned | Raised | CutOff) -> RetryDirective:
         """The policy's directive for `outcome`, asked only the first time."""
         if self.directive is None or outcome is not self.outcome:
+            if isinstance(outcome, Raised):
+                self.last_error = outcome.error
             self.directive = self.policy.evaluate(outcome)
             self.outcome = outcome
         return self.directive
@@ -323,8 +381,20 @@ _RETRY_DEFINITION = WaiterDefinition(
 )
 
 
-def _translate(error: WaiterError) -> RetryStrategyError:
-    """The engine's ending of a retried block as the strategy's own error."""
+def _cause(error: WaiterError, last_error: Exception | None) -> BaseException | None:
+    """What the strategy's error chains: the engine's cause (the last try's error),
+    else, for a last try that ended too late, the last error a try raised."""
+    if error.__cause__ is None and isinstance(error, WaiterTimeoutError):
+        return last_error
+    return error.__cause__
+
+
+def _translate(
+    error: WaiterError, last_error: Exception | None, *, cut_off: bool
+) -> RetryStrategyError:
+    """The engine's ending of a retried block as the strategy's own error;
+    `last_error` is the last error a try raised, `cut_off` says whether a try
+    still running at max_time is cut off (asyncio) or answers late (sync)."""
     result = error.result
     last = result.last_attempt
     tries = 0 if last is None else len(last.retries) + 1
@@ -333,6 +403,19 @@ def _translate(error: WaiterError) -> RetryStrategyError:
         if last is not None and last.error_type is not None
         else "last outcome a value the policy rejected"
     )
+    if isinstance(error, WaiterTimeoutError):
+        # The engine ends on a try that did not end by max_time: it was not judged.
+        if last is None:
+            seen = "no try ended before max_time"
+        elif last.error_type is not None:
+            seen = f"the last try raised {last.error_type} after max_time"
+        elif cut_off:
+            seen = "the last try was cut off at max_time"
+        else:
+            seen = "the last try returned after max_time, too late to count"
+        if last is not None and last.error_type is None and last_error is not None:
+            code = service_text(error_code(last_error))
+            seen += f" (the last error, {code}, is chained)"
     stopped = None if last is None else last.retry_stopped
     if isinstance(error, WaiterCancelledError):
         return RetryCancelledError(
