@@ -54,7 +54,7 @@ from .error_codes import is_transport_error
 from .errors import WaiterConfigurationError, WaiterEvaluationError
 from .files import UnreadableFile, read_text
 from .flow import Judge, Raised, Returned, WaitPlan
-from .invoke import OperationCall, bind_operation
+from .invoke import Invoker, OperationCall, bind_operation, refuse_async
 from .matching import (
     NO_MATCH_ERRORS,
     Verdict,
@@ -513,6 +513,22 @@ class CustomWaiter(_CustomBase, Waiter[Any, Any]):
 
     Async: ClassVar[type[AsyncCustomWaiter]]
 
+    def __init__(self, operation: object, **options: Any) -> None:
+        """As `_CustomBase`'s; an async operation is refused naming this class's
+        asyncio twin, `.Async` (a custom waiter has no `Async{name}` class)."""
+        cls = type(self)
+        invoker: Invoker = options.get("invoker") or _bind
+        twin = f"{cls.__name__}.Async"
+
+        def synchronous(
+            client: object, operation_method: str, waiter: str
+        ) -> OperationCall:
+            call = invoker(client, operation_method, waiter)
+            return refuse_async(call, client, operation_method, cls.__name__, twin)
+
+        options["invoker"] = synchronous
+        super().__init__(operation, **options)
+
     def wait(
         self,
         input: Any = None,
@@ -607,6 +623,12 @@ def custom_waiter(
     the result's `.Async`.
     """
     name = _checked_name(name)
+    listed = _checked_acceptors(name, acceptors)
+    if documentation is not None and not isinstance(documentation, str):
+        raise WaiterDefinitionError(
+            f"custom waiter {name!r}: documentation must be a string (the class's "
+            f"docstring) or None, got {_given(documentation)}"
+        )
     settings = _Settings(
         min_delay,
         max_delay,
@@ -615,13 +637,12 @@ def custom_waiter(
         delay_before_first_attempt,
         _checked_backoff(name, backoff),
         retry_on,
-        operation_method,
+        _checked_operation_method(name, operation_method),
         jmespath,
         module,
         documentation,
-        tuple(errors),
+        _checked_errors(name, errors),
     )
-    listed = list(acceptors)
     for index, acceptor in enumerate(listed):
         if not isinstance(acceptor, Acceptor):
             raise WaiterDefinitionError(
@@ -661,7 +682,9 @@ def custom_waiter_from_trait(
     dict, JSON text, or a path to a JSON file (a `Path`, or a string that does not
     start with `{` or `[`, as in `custom_waiter_from_trait(name, "waiters.json")`).
     `options` are `custom_waiter`'s (not `acceptors`, `min_delay`, `max_delay`,
-    `documentation`).
+    `documentation`). A key the trait does not define (a typo such as `minDealy`,
+    or `maxAttempts`, which is the `max_attempts` option here) is refused, naming
+    it: unlike in a Smithy model, where it is only warned of, it would be ignored.
     """
     name = _checked_name(name)
     source = "the trait document"
@@ -711,10 +734,13 @@ def custom_waiter_from_trait(
                 f"custom waiter {name!r}: {taken} comes from the trait document; "
                 "set it there"
             )
-    operation = options.get("operation_method", "") or "custom"
+    operation_method = _checked_operation_method(
+        name, options.pop("operation_method", "")
+    )
+    errors = _checked_errors(name, options.pop("errors", ()))
     try:
         definition = WaiterDefinition.from_trait(
-            name, operation, document, errors=options.pop("errors", ())
+            name, operation_method or "custom", document, errors=errors, strict=True
         )
     except WaiterDefinitionError as exc:
         raise WaiterDefinitionError(f"{source}: {exc}") from None
@@ -726,7 +752,7 @@ def custom_waiter_from_trait(
         options.pop("delay_before_first_attempt", False),
         _checked_backoff(name, options.pop("backoff", None)),
         options.pop("retry_on", ()),
-        options.pop("operation_method", ""),
+        operation_method,
         options.pop("jmespath", "compiled"),
         options.pop("module", None),
         definition.documentation,
@@ -737,6 +763,98 @@ def custom_waiter_from_trait(
             f"custom waiter {name!r}: unknown option(s) {', '.join(sorted(options))}"
         )
     return _classes(definition, settings, sys._getframe(1).f_globals.get("__name__"))
+
+
+def _given(value: object) -> str:
+    """What a caller passed, for an error message: its short repr and its type."""
+    return f"{describe_value(value)} ({type(value).__name__})"
+
+
+def _iterable(value: object) -> bool:
+    """Whether `value` is a collection of items (a string or a mapping is not)."""
+    if isinstance(value, (str, bytes, Mapping)):
+        return False
+    try:
+        iter(cast(Any, value))
+    except TypeError:
+        return False
+    return True
+
+
+def _checked_acceptors(name: str, acceptors: object) -> list[Any]:
+    """`acceptors` as a list, when it is a collection (its items are checked after)."""
+    if isinstance(acceptors, Acceptor):
+        raise WaiterDefinitionError(
+            f"custom waiter {name!r}: acceptors must be a list of acceptors, got one "
+            f"acceptor ({acceptors.state.value}); pass "
+            f"acceptors=[{acceptors.state.value}(...)]"
+        )
+    if isinstance(acceptors, Mapping):
+        raise WaiterDefinitionError(
+            f"custom waiter {name!r}: acceptors must be a list of acceptors built with "
+            f"success(...), failure(...) or retry(...), got a {type(acceptors).__name__}; "
+            "a definition in the trait's JSON shape goes to custom_waiter_from_trait"
+        )
+    if not _iterable(acceptors):
+        raise WaiterDefinitionError(
+            f"custom waiter {name!r}: acceptors must be a list of acceptors built with "
+            f"success(...), failure(...) or retry(...), got {_given(acceptors)}"
+        )
+    return list(cast(Iterable[Any], acceptors))
+
+
+def _checked_operation_method(name: str, operation_method: object) -> str:
+    """`operation_method` when it is a string (a method name, or "" for a callable)."""
+    if not isinstance(operation_method, str):
+        raise WaiterConfigurationError(
+            f"custom waiter {name!r}: operation_method must be the name of the "
+            f'client\'s method (a string, e.g. "get_build"), or "" when the '
+            f"operation is a callable; got {_given(operation_method)}"
+        )
+    return operation_method
+
+
+def _checked_errors(name: str, errors: object) -> tuple[ModeledError, ...]:
+    """`errors` as a tuple of well-formed `ModeledError`s (the operation's errors, which
+    give a bare HTTP status code its name for `errorType`)."""
+    usage = (
+        f"custom waiter {name!r}: errors must be a list of "
+        "waitable.ModeledError(name, http_status=...), the operation's errors"
+    )
+    example = 'errors=[ModeledError("ServiceUnavailable", http_status=503)]'
+    if isinstance(errors, ModeledError):
+        raise WaiterDefinitionError(
+            f"{usage}, got one ModeledError; pass errors=[{errors!r:.80}]"
+        )
+    if not _iterable(errors):
+        raise WaiterDefinitionError(f"{usage}, got {_given(errors)}; pass {example}")
+    checked = tuple(cast(Iterable[Any], errors))
+    for index, error in enumerate(checked):
+        if isinstance(error, str):
+            raise WaiterDefinitionError(
+                f"{usage}, got the string {describe_value(error)} at index {index}; "
+                f"pass ModeledError({describe_value(error)}, http_status=...) with the "
+                "HTTP status the service answers that error with"
+            )
+        if not isinstance(error, ModeledError):
+            raise WaiterDefinitionError(
+                f"{usage}, got {_given(error)} at index {index}; pass {example}"
+            )
+        status = error.http_status
+        if (
+            not isinstance(error.name, str)
+            or not error.name
+            or not (
+                status is None
+                or (isinstance(status, int) and not isinstance(status, bool))
+            )
+        ):
+            raise WaiterDefinitionError(
+                f"{usage}, got {describe_value(error)} at index {index}: its name must "
+                "be a non-empty string and its http_status an int or None; "
+                f"pass e.g. {example}"
+            )
+    return checked
 
 
 def _checked_backoff(name: str, backoff: Any) -> Backoff | None:
@@ -774,6 +892,16 @@ def _classes(
     if not isinstance(settings.delay_before_first_attempt, bool):
         raise WaiterConfigurationError(
             f"custom waiter {name!r}: delay_before_first_attempt must be True or False"
+        )
+    if settings.module is not None and not isinstance(settings.module, str):
+        raise WaiterConfigurationError(
+            f"custom waiter {name!r}: module must be a module name (a string, e.g. "
+            f"__name__) for the classes' __module__, or None; got {_given(settings.module)}"
+        )
+    if settings.jmespath not in ("compiled", "interpreted"):
+        raise WaiterConfigurationError(
+            f"custom waiter {name!r}: jmespath mode must be 'compiled' or 'interpreted', "
+            f"got {_given(settings.jmespath)}"
         )
     definition = _with_mode(definition, settings.jmespath)
     class_name = name if name.isidentifier() else "CustomWaiter"

@@ -14,6 +14,7 @@ for dict outputs (`waitable.outputs`). Without it everything read is checked.
 
 from __future__ import annotations
 
+import difflib
 import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -392,9 +393,15 @@ class WaiterDefinition:
         value: Mapping[str, Any],
         *,
         errors: Iterable[ModeledError] = (),
+        strict: bool = False,
     ) -> WaiterDefinition:
-        """Build a definition from one waiter of the trait's JSON value (the map entry's value)."""
-        return _TraitReader(name, operation).waiter(value, tuple(errors))
+        """Build a definition from one waiter of the trait's JSON value (the map entry's value).
+
+        Members the trait does not define are ignored, as Smithy only warns of
+        them in a model; `strict` refuses them, naming each and where it is (a
+        definition written by hand, for `custom_waiter_from_trait`).
+        """
+        return _TraitReader(name, operation, strict).waiter(value, tuple(errors))
 
 
 def _check_positions(positions: Any, where: str) -> None:
@@ -423,6 +430,136 @@ def _output_reads(acceptors: Iterable[Acceptor]) -> Reads:
 
 
 _MATCHER_KEYS = ("output", "inputOutput", "success", "errorType")
+# The members of the trait's structures (waiters.smithy): Waiter, Acceptor, PathMatcher.
+_WAITER_KEYS = (
+    "documentation",
+    "acceptors",
+    "minDelay",
+    "maxDelay",
+    "deprecated",
+    "tags",
+)
+_ACCEPTOR_KEYS = ("state", "matcher", "message")
+_PATH_MATCHER_KEYS = ("path", "expected", "comparator")
+#: Unknown waiter keys that are options of the caller, not of the trait (by their
+#: folded spelling): seed 003's Go fields, botocore's `maxAttempts`, the builder's names.
+_CALLER_OPTIONS = {
+    "maxattempts": "max_attempts",
+    "maxwaittime": "max_wait_time",
+    "timeout": "max_wait_time",
+    "delaybeforefirstattempt": "delay_before_first_attempt",
+    "executeafterfirstdelay": "delay_before_first_attempt",
+    "backoff": "backoff",
+    "retryon": "retry_on",
+    "operationmethod": "operation_method",
+}
+#: Options a value in the document can be passed on to as it is.
+_PLAIN_OPTIONS = ("max_attempts", "max_wait_time", "delay_before_first_attempt")
+#: Unknown keys another format uses for a member of the trait's: key -> member.
+_OTHER_SPELLINGS = {"description": "documentation", "argument": "path"}
+#: Each structure's members, as the error lists them.
+_MEMBERS = {
+    "waiter": _WAITER_KEYS,
+    "acceptor": _ACCEPTOR_KEYS,
+    "matcher": _MATCHER_KEYS,
+    "path matcher": _PATH_MATCHER_KEYS,
+}
+_MOST_UNKNOWN_KEYS = 10  # named in one error; the rest are counted
+
+
+def _fold(key: str) -> str:
+    """`key` without case, `_`, `-` or spaces: `min_delay` and `MinDelay` are `mindelay`."""
+    return "".join(c for c in key.lower() if c not in "_- ")
+
+
+def _article(kind: str) -> str:
+    return "an" if kind[0] in "aeiou" else "a"
+
+
+def _key_text(key: object) -> str:
+    return key if isinstance(key, str) and len(key) <= 60 else describe_value(key)
+
+
+def _meant(key: str, members: tuple[str, ...]) -> str | None:
+    """The member `key` is obviously a misspelling of, if one is."""
+    if key in _OTHER_SPELLINGS and _OTHER_SPELLINGS[key] in members:
+        return _OTHER_SPELLINGS[key]
+    folded = {_fold(member): member for member in members}
+    close = difflib.get_close_matches(_fold(key), list(folded), n=1, cutoff=0.75)
+    return folded[close[0]] if close else None
+
+
+def _unknown_key(key: object, value: Any, kind: str) -> str | None:
+    """What to do about `key`, which is not a member of a `kind`: None when the
+    only advice is to remove it (the error then lists the members)."""
+    if not isinstance(key, str):
+        return None
+    option = _CALLER_OPTIONS.get(_fold(key)) if kind == "waiter" else None
+    if option is not None:
+        plain = option in _PLAIN_OPTIONS and isinstance(value, (int, float, str))
+        given = describe_value(value) if plain else "..."
+        per_wait = (
+            f" or per wait with wait({option}={given})"
+            if option in ("max_attempts", "max_wait_time")
+            else ""
+        )
+        what = "attempts cap" if option == "max_attempts" else f"`{option}`"
+        return (
+            f"the waiter trait has no {what}: remove it and pass "
+            f"custom_waiter_from_trait(..., {option}={given}){per_wait}"
+        )
+    if kind == "waiter" and _fold(key) == "delay":  # botocore's fixed delay
+        return (
+            "the waiter trait has minDelay and maxDelay: for a fixed delay set "
+            "both, and pass backoff=waitable.FixedDelay()"
+        )
+    meant = _meant(key, _MEMBERS[kind])
+    if meant is not None:
+        return f"did you mean `{meant}`?"
+    if kind in ("acceptor", "matcher") and key in _PATH_MATCHER_KEYS:
+        inside = "matcher." if kind == "acceptor" else ""
+        return (
+            f"a path matcher's member: put it in `{inside}output` "
+            f"or `{inside}inputOutput`"
+        )
+    if kind == "acceptor" and key in _MATCHER_KEYS:
+        return "a matcher's member: put it in `matcher`"
+    return None
+
+
+def _unknown_keys(value: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """Each key of a waiter's trait value that the trait does not define, with where it
+    is and what to do, and the kinds of structure holding one to be removed. Parts
+    that are not objects are left to the reader's checks."""
+    found: list[str] = []
+    kinds: list[str] = []
+
+    def check(place: str, structure: Mapping[str, Any], kind: str) -> None:
+        for key in structure:
+            if key in _MEMBERS[kind]:
+                continue
+            advice = _unknown_key(key, structure[key], kind)
+            if advice is None:
+                advice = f"not {_article(kind)} {kind} member"
+                if kind not in kinds:
+                    kinds.append(kind)
+            found.append(f"{place}unknown key `{_key_text(key)}` ({advice})")
+
+    check("", value, "waiter")
+    acceptors = value.get("acceptors")
+    for index, acceptor in enumerate(acceptors if isinstance(acceptors, list) else []):
+        if not isinstance(acceptor, Mapping):
+            continue
+        check(f"acceptor {index}: ", acceptor, "acceptor")
+        matcher = acceptor.get("matcher")
+        if not isinstance(matcher, Mapping):
+            continue
+        check(f"acceptor {index} matcher: ", matcher, "matcher")
+        for kind in ("output", "inputOutput"):
+            member = matcher.get(kind)
+            if isinstance(member, Mapping):
+                check(f"acceptor {index} matcher.{kind}: ", member, "path matcher")
+    return found, kinds
 
 
 @dataclass(frozen=True, slots=True)
@@ -430,17 +567,26 @@ class _TraitReader:
     """Reads a trait value, naming the waiter and acceptor index in every error.
 
     Members the spec does not define are ignored (some real models carry a
-    `description`; Smithy's validator, not the runtime, reports them).
+    `description`; Smithy's validator, not the runtime, reports them) unless
+    `strict`: a definition written by hand (`custom_waiter_from_trait`), where
+    a typo (`minDealy`) or another format's field (`maxAttempts`) would change
+    the wait without a word, is refused naming each such key.
     """
 
     name: str
     operation: str
+    strict: bool = False
 
-    def fail(self, detail: str, index: int | None = None) -> WaiterDefinitionError:
+    def fail(
+        self,
+        detail: str,
+        index: int | None = None,
+        advice: str = "fix the trait value in the model",
+    ) -> WaiterDefinitionError:
         at = "" if index is None else f", acceptor {index}"
         return WaiterDefinitionError(
             f"smithy.waiters#waitable on {self.operation}: waiter {self.name!r}{at}: "
-            f"{detail}; fix the trait value in the model"
+            f"{detail}; {advice}"
         )
 
     def waiter(
@@ -448,6 +594,8 @@ class _TraitReader:
     ) -> WaiterDefinition:
         if not isinstance(value, Mapping):
             raise self.fail(f"expected an object, got {type(value).__name__}")
+        if self.strict:
+            self.refuse_unknown_keys(value)
         raw_acceptors = value.get("acceptors")
         if not isinstance(raw_acceptors, list) or not raw_acceptors:
             raise self.fail("`acceptors` must be a non-empty list")
@@ -485,6 +633,25 @@ class _TraitReader:
             )
         except WaiterDefinitionError as exc:
             raise self.fail(str(exc)) from None
+
+    def refuse_unknown_keys(self, value: Mapping[str, Any]) -> None:
+        """Refuse every key the trait does not define, each with where it is."""
+        unknown, kinds = _unknown_keys(value)
+        if not unknown:
+            return
+        more = len(unknown) - _MOST_UNKNOWN_KEYS
+        named = unknown[:_MOST_UNKNOWN_KEYS] + (
+            [f"and {more} more unknown keys"] if more > 0 else []
+        )
+        members = "".join(
+            f"; {_article(kind)} {kind}'s members are " + ", ".join(_MEMBERS[kind])
+            for kind in kinds
+        )
+        raise self.fail(
+            "; ".join(named),
+            advice="the Smithy waiter trait defines no other keys, and an unknown "
+            f"one would be ignored: fix or remove each{members}",
+        )
 
     def delay(self, value: Mapping[str, Any], key: str, default: int) -> int:
         delay = value.get(key, default)
