@@ -7,6 +7,7 @@ check that let a bad value through would end in a connection error.
 
 from __future__ import annotations
 
+import logging
 import math
 import types
 from typing import Any
@@ -126,3 +127,25 @@ def test_a_failed_body_is_retried_counting_its_own_failures(app: Celery) -> None
         )
     assert caught.value.options["kwargs"] == {"failures": 2}
     assert "max_retries" not in caught.value.options  # not Celery's count
+
+
+def test_a_wait_ending_is_logged_so_one_without_on_done_is_not_silent(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    failed = {
+        "ok": False,
+        "error": {"type": "WaiterTimeoutError", "message": "timed out", "result": None},
+    }
+    with caplog.at_level(logging.INFO, logger=celery_tasks.logger.name):
+        celery_tasks._log_end("w1", {"ok": True, "error": None}, None)
+        celery_tasks._log_end("w2", failed, None)
+        celery_tasks._log_end("w3", failed, {"task": "x"})
+    lines = [(r.levelname, r.getMessage()) for r in caplog.records]
+    assert lines == [
+        ("INFO", "wait w1 ended in success"),
+        (
+            "WARNING",
+            "wait w2 ended: WaiterTimeoutError: timed out (no on_done was given)",
+        ),
+        ("WARNING", "wait w3 ended: WaiterTimeoutError: timed out"),
+    ]

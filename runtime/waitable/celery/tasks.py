@@ -354,7 +354,24 @@ def _poll(
         tasks.lease,
     )
     if finish.verdict == "send":
+        _log_end(wait_id, outcome, on_done)
         _send_on_done(tasks, wait_id, on_done, finish.detail)
+
+
+def _log_end(wait_id: str, outcome: dict[str, Any], on_done: Any) -> None:
+    """One log line for a wait this poll ended (INFO on success, WARNING otherwise):
+    without `on_done`, the only place a failed wait is ever reported."""
+    if outcome["ok"]:
+        logger.info("wait %s ended in success", wait_id)
+        return
+    error = outcome["error"]
+    logger.warning(
+        "wait %s ended: %s: %s%s",
+        wait_id,
+        error["type"],
+        str(error["message"])[:2000],
+        "" if on_done is not None else " (no on_done was given)",
+    )
 
 
 def _advance(
