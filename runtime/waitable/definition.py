@@ -429,9 +429,10 @@ def _output_reads(acceptors: Iterable[Acceptor]) -> Reads:
     return root
 
 
-_MATCHER_KEYS = ("output", "inputOutput", "success", "errorType")
-# The members of the trait's structures (waiters.smithy): Waiter, Acceptor, PathMatcher.
-_WAITER_KEYS = (
+#: The members of the waiter trait's structures (waiters.smithy): Matcher, Waiter,
+#: Acceptor, PathMatcher; also what the generator's trait validation reads.
+MATCHER_MEMBERS = ("output", "inputOutput", "success", "errorType")
+WAITER_MEMBERS = (
     "documentation",
     "acceptors",
     "minDelay",
@@ -439,8 +440,8 @@ _WAITER_KEYS = (
     "deprecated",
     "tags",
 )
-_ACCEPTOR_KEYS = ("state", "matcher", "message")
-_PATH_MATCHER_KEYS = ("path", "expected", "comparator")
+ACCEPTOR_MEMBERS = ("state", "matcher", "message")
+PATH_MATCHER_MEMBERS = ("path", "expected", "comparator")
 #: Unknown waiter keys that are options of the caller, not of the trait (by their
 #: folded spelling): seed 003's Go fields, botocore's `maxAttempts`, the builder's names.
 _CALLER_OPTIONS = {
@@ -459,10 +460,10 @@ _PLAIN_OPTIONS = ("max_attempts", "max_wait_time", "delay_before_first_attempt")
 _OTHER_SPELLINGS = {"description": "documentation", "argument": "path"}
 #: Each structure's members, as the error lists them.
 _MEMBERS = {
-    "waiter": _WAITER_KEYS,
-    "acceptor": _ACCEPTOR_KEYS,
-    "matcher": _MATCHER_KEYS,
-    "path matcher": _PATH_MATCHER_KEYS,
+    "waiter": WAITER_MEMBERS,
+    "acceptor": ACCEPTOR_MEMBERS,
+    "matcher": MATCHER_MEMBERS,
+    "path matcher": PATH_MATCHER_MEMBERS,
 }
 _MOST_UNKNOWN_KEYS = 10  # named in one error; the rest are counted
 
@@ -516,13 +517,13 @@ def _unknown_key(key: object, value: Any, kind: str) -> str | None:
     meant = _meant(key, _MEMBERS[kind])
     if meant is not None:
         return f"did you mean `{meant}`?"
-    if kind in ("acceptor", "matcher") and key in _PATH_MATCHER_KEYS:
+    if kind in ("acceptor", "matcher") and key in PATH_MATCHER_MEMBERS:
         inside = "matcher." if kind == "acceptor" else ""
         return (
             f"a path matcher's member: put it in `{inside}output` "
             f"or `{inside}inputOutput`"
         )
-    if kind == "acceptor" and key in _MATCHER_KEYS:
+    if kind == "acceptor" and key in MATCHER_MEMBERS:
         return "a matcher's member: put it in `matcher`"
     return None
 
@@ -682,9 +683,9 @@ class _TraitReader:
         if not isinstance(value, Mapping):
             raise self.fail("`matcher` must be an object", index)
         members = [k for k in value if value[k] is not None]
-        if len(members) != 1 or members[0] not in _MATCHER_KEYS:
+        if len(members) != 1 or members[0] not in MATCHER_MEMBERS:
             raise self.fail(
-                f"a matcher sets exactly one of {', '.join(_MATCHER_KEYS)}; found {members}",
+                f"a matcher sets exactly one of {', '.join(MATCHER_MEMBERS)}; found {members}",
                 index,
             )
         kind = members[0]

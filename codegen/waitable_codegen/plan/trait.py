@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from waitable.definition import MATCHER_MEMBERS
+
 from ..errors import GenerationError
 from ..model import WAITABLE_TRAIT, Shape
 
@@ -22,7 +24,7 @@ COMPARATORS = {
     "allStringEquals": "ALL_STRING_EQUALS",
     "anyStringEquals": "ANY_STRING_EQUALS",
 }
-MATCHER_KINDS = ("output", "inputOutput", "success", "errorType")
+MATCHER_KINDS = MATCHER_MEMBERS
 BOTOCORE_KIND = "botocore"  # only in documents `waitable_codegen.botocore_model` makes
 BOTOCORE_MATCHERS = ("path", "pathAll", "pathAny", "error", "status")
 

@@ -14,6 +14,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from waitable.definition import (
+    ACCEPTOR_MEMBERS,
+    MATCHER_MEMBERS,
+    PATH_MATCHER_MEMBERS,
+    WAITER_MEMBERS,
+)
+
 from ..model import WAITABLE_TRAIT, Shape
 from .events import Severity, ValidationEvent
 
@@ -25,21 +32,10 @@ _WAITER_NAME = re.compile(r"[A-Z][A-Za-z0-9]*", re.ASCII)
 
 STATES = ("success", "failure", "retry")
 COMPARATORS = ("stringEquals", "booleanEquals", "allStringEquals", "anyStringEquals")
-MATCHER_KINDS = ("output", "inputOutput", "success", "errorType")
+MATCHER_KINDS = MATCHER_MEMBERS
 DEFAULT_MIN_DELAY = 2
 DEFAULT_MAX_DELAY = 120
 _INT_MAX = 2**31 - 1
-
-_WAITER_MEMBERS = (
-    "documentation",
-    "acceptors",
-    "minDelay",
-    "maxDelay",
-    "deprecated",
-    "tags",
-)
-_ACCEPTOR_MEMBERS = ("state", "matcher", "message")
-_PATH_MATCHER_MEMBERS = ("path", "expected", "comparator")
 
 
 def is_waiter_name(name: str) -> bool:
@@ -188,7 +184,7 @@ class _Reader:
     def waiter(self, name: str, value: Any) -> Waiter | None:
         path = (name,)
         target = "smithy.waiters#Waiter"
-        if not self.structure(path, value, target, _WAITER_MEMBERS, ("acceptors",)):
+        if not self.structure(path, value, target, WAITER_MEMBERS, ("acceptors",)):
             return None
         before = len(self.events)
         if "documentation" in value:
@@ -288,7 +284,7 @@ class _Reader:
     def acceptor(self, path: tuple[str, ...], value: Any) -> Acceptor | None:
         target = "smithy.waiters#Acceptor"
         if not self.structure(
-            path, value, target, _ACCEPTOR_MEMBERS, ("state", "matcher")
+            path, value, target, ACCEPTOR_MEMBERS, ("state", "matcher")
         ):
             return None
         state = matcher = None
@@ -361,7 +357,7 @@ class _Reader:
 
     def path_matcher(self, path: tuple[str, ...], value: Any) -> PathMatcher | None:
         target = "smithy.waiters#PathMatcher"
-        required = _PATH_MATCHER_MEMBERS
+        required = PATH_MATCHER_MEMBERS
         if not self.structure(path, value, target, required, required):
             return None
         fields = [
