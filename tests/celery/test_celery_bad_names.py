@@ -161,3 +161,22 @@ def test_json_on_done_arguments_nested_within_reason_pass_the_check() -> None:
     _check_json(
         {"task": "report", "args": [_nested(100), (1, "a")], "kwargs": {"k": None}}
     )
+
+
+def test_a_name_in_main_is_refused_since_no_worker_imports_it(app: Any) -> None:
+    """It imported in the producer (its own script), then failed on the worker."""
+    sys.modules["__main__"].WaiterInMain = object  # type: ignore[attr-defined]
+    try:
+        for waiter, client, what in (
+            ("__main__:WaiterInMain", GOOD_CLIENT, "waiter"),
+            (GOOD_WAITER, "__main__:WaiterInMain", "client factory"),
+        ):
+            with pytest.raises(WaiterConfigurationError) as raised:
+                start_wait(app, waiter, {}, client=client, max_wait_time=60)
+            message = str(raised.value)
+            assert message.startswith(
+                f"{what} '__main__:WaiterInMain' names the script"
+            )
+            assert "a Celery worker cannot import" in message
+    finally:
+        del sys.modules["__main__"].WaiterInMain

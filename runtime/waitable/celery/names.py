@@ -103,6 +103,15 @@ def _check_waiter(name: str, waiter: Any) -> None:
 def _import(name: str, what: str, register: str) -> Any:
     """The object `name` ("package.module:Name") names; a `WaiterConfigurationError`
     saying what a name must look like when it is not one, or why it does not import."""
+    if name.partition(":")[0] == "__main__":
+        # It imports in the process that started the wait, but a worker's
+        # `__main__` is Celery's: the wait would fail there on its first poll.
+        raise WaiterConfigurationError(
+            f"{what} {name!r} names the script this process runs (__main__), which "
+            "a Celery worker cannot import; move it to a module the workers import "
+            f"and name that, or call waitable.celery.{register}() in the module "
+            "that defines the Celery app"
+        )
     try:
         return import_object(name)
     except ImportNameError as exc:
