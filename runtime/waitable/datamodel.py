@@ -34,7 +34,13 @@ from typing import Any
 
 from .reads import Reads
 
-__all__ = ["PLAIN_TYPES", "convert_read_parts", "output_to_jmespath", "to_jmespath"]
+__all__ = [
+    "PLAIN_TYPES",
+    "convert_read_parts",
+    "opaque_to_paths",
+    "output_to_jmespath",
+    "to_jmespath",
+]
 
 PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
 """The exact types that are already JMESPath scalars (subclasses such as enums are not)."""
@@ -158,6 +164,32 @@ def _key(key: Any) -> str:
     if isinstance(key, enum.Enum):
         key = key.value
     return str.__str__(key) if isinstance(key, str) else str(key)
+
+
+#: What `to_jmespath` converts besides JSON types, mappings and dataclasses.
+_CONVERTED = (
+    list,
+    tuple,
+    Set,
+    str,
+    int,
+    float,
+    enum.Enum,
+    datetime.datetime,
+    bytes,
+    bytearray,
+    memoryview,
+    Decimal,
+)
+
+
+def opaque_to_paths(value: Any) -> bool:
+    """True for a value JMESPath cannot look into, so that every field a path
+    reads on it is null: not JSON data, a mapping, a dataclass or a value
+    `to_jmespath` converts (an HTTP library's response object, say)."""
+    if type(value) in PLAIN_TYPES or isinstance(value, (Mapping, *_CONVERTED)):
+        return False
+    return not (dataclasses.is_dataclass(value) and not isinstance(value, type))
 
 
 def _convert_other(value: Any) -> Any:

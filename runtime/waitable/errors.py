@@ -137,11 +137,16 @@ class WaiterTimeoutError(WaiterError):
     """`max_wait_time` passed before any acceptor reached success or failure."""
 
     def __init__(
-        self, result: WaiterResult[Any], *, max_wait_time: float, why: str
+        self,
+        result: WaiterResult[Any],
+        *,
+        max_wait_time: float,
+        why: str,
+        hint: str = "",
     ) -> None:
         super().__init__(
             f"waiter {result.waiter} timed out: {why} (max_wait_time={max_wait_time:g}s) "
-            f"{_summary(result)}; pass a larger max_wait_time to wait longer",
+            f"{_summary(result)}; pass a larger max_wait_time to wait longer{hint}",
             result,
         )
         self.max_wait_time = max_wait_time
@@ -169,6 +174,7 @@ class WaiterMaxAttemptsError(WaiterError):
         max_attempts: int,
         max_wait_time: float,
         remaining: float,
+        hint: str = "",
     ) -> None:
         if math.isinf(max_wait_time):
             left = "with no max_wait_time; raise max_attempts to keep waiting"
@@ -184,7 +190,7 @@ class WaiterMaxAttemptsError(WaiterError):
             )
         super().__init__(
             f"waiter {result.waiter} gave up: max_attempts={max_attempts} reached "
-            f"{_summary(result)}, {left}",
+            f"{_summary(result)}, {left}{hint}",
             result,
         )
         self.max_attempts = max_attempts

@@ -81,7 +81,14 @@ from .calls import (
     poll_for,
     poll_timeout,
 )
-from .definition import AcceptorState, WaiterDefinition
+from .datamodel import opaque_to_paths
+from .definition import (
+    AcceptorState,
+    BotocorePathMatcher,
+    InputOutputMatcher,
+    OutputMatcher,
+    WaiterDefinition,
+)
 from .crt_errors import crt_network_failure
 from .error_codes import error_code, is_transport_error
 from .errors import (
@@ -622,22 +629,44 @@ def _check_room(plan: WaitPlan, state: WaitState, now: float, remaining: float) 
     if (cap is not None and polls >= cap) or (
         plan.stop is not None and plan.stop(state)
     ):
+        result = _result(state, plan.definition, now)
         _fail(
             WaiterMaxAttemptsError(
-                _result(state, plan.definition, now),
+                result,
                 max_attempts=polls if cap is None else cap,
                 max_wait_time=options.max_wait_time,
                 remaining=0.0 if state.final else max(remaining, 0.0),
+                hint=_opaque_output_hint(plan.definition, result),
             )
         )
     if state.final or remaining <= _EPSILON:
+        result = _result(state, plan.definition, now)
         _fail(
             WaiterTimeoutError(
-                _result(state, plan.definition, now),
+                result,
                 max_wait_time=options.max_wait_time,
                 why="no acceptor reached success or failure by the deadline",
+                hint=_opaque_output_hint(plan.definition, result),
             )
         )
+
+
+_PATH_MATCHERS = (OutputMatcher, InputOutputMatcher, BotocorePathMatcher)
+
+
+def _opaque_output_hint(definition: WaiterDefinition, result: WaiterResult[Any]) -> str:
+    """For a wait that ran out while its output was an object JMESPath cannot look
+    into (an HTTP response, say), whose every path reads null: what to return."""
+    output = result.output
+    if output is None or not opaque_to_paths(output):
+        return ""
+    if not any(isinstance(a.matcher, _PATH_MATCHERS) for a in definition.acceptors):
+        return ""
+    return (
+        f" (the operation returned a {type(output).__name__}, an object JMESPath "
+        "cannot look into, so every path read null: have it return the "
+        "response's data, e.g. response.json())"
+    )
 
 
 def _judge(
