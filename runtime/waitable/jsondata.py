@@ -138,36 +138,59 @@ _SEQUENCES = (list, tuple, set, frozenset)
 def first_loss(value: Any, name: str) -> str | None:
     """Where `value` (called `name`) would not come back from JSON as it is, and
     what stands there ("input['When'] is a datetime"); None when it would (a
-    tuple comes back a list, which clients take alike). Walked without recursion."""
-    stack: list[tuple[Any, str, int]] = [(value, name, 0)]
+    tuple comes back a list, which clients take alike). Walked without recursion;
+    a place's path is spelled only once something is found there (spelling each
+    child's path up front cost the length of a long key for every item under it)."""
+    # steps[n]: (the step before it, the key or index reaching n); 0 is `value`.
+    steps: list[tuple[int, str | int]] = [(-1, 0)]
+    stack: list[tuple[Any, int, int]] = [(value, 0, 0)]
     budget = MAX_NODES
+
+    def where(step: int) -> str:
+        parts: list[str] = []
+        while step > 0:
+            step, key = steps[step]
+            parts.append(f"[{key}]" if isinstance(key, int) else f"[{_key_text(key)}]")
+        return name + "".join(reversed(parts))
+
     while stack:
-        item, where, depth = stack.pop()
+        item, step, depth = stack.pop()
         if item is None or isinstance(item, (bool, str)):
             continue
         if isinstance(item, int):
             if abs(item).bit_length() > 1000:
-                return f"{where} is an integer too long for JSON"
+                return f"{where(step)} is an integer too long for JSON"
             continue
         if isinstance(item, float):
             if not math.isfinite(item):
-                return f"{where} is {item!r}, which JSON does not hold"
+                return f"{where(step)} is {item!r}, which JSON does not hold"
             continue
         if isinstance(item, (Mapping, list, tuple)):
             budget -= 1
             if depth >= MAX_DEPTH or budget < 0:
-                return f"{where} nests deeper or holds more than JSON data kept here"
-            if isinstance(item, Mapping):
-                for key, child in item.items():
-                    if not isinstance(key, str):
-                        return f"{where} has the key {_summary(key)}, not text"
-                    stack.append((child, f"{where}[{key!r}]", depth + 1))
-            else:
-                for index, child in enumerate(item):
-                    stack.append((child, f"{where}[{index}]", depth + 1))
+                return (
+                    f"{where(step)} nests deeper or holds more than JSON data kept here"
+                )
+            pairs = item.items() if isinstance(item, Mapping) else enumerate(item)
+            for key, child in pairs:
+                if isinstance(item, Mapping) and not isinstance(key, str):
+                    return f"{where(step)} has the key {_summary(key)}, not text"
+                steps.append((step, key))
+                stack.append((child, len(steps) - 1, depth + 1))
             continue
-        return f"{where} is a {type(item).__name__}"
+        return f"{where(step)} is a {type(item).__name__}"
     return None
+
+
+#: The longest key a path in a message spells out (the rest is cut, with "...").
+_KEY_LIMIT = 60
+
+
+def _key_text(key: str) -> str:
+    """A mapping key as a message's path shows it: its repr, cut when long."""
+    if len(key) <= _KEY_LIMIT:
+        return repr(key)
+    return repr(key[:_KEY_LIMIT]) + "..."
 
 
 def json_type(value: object) -> str:

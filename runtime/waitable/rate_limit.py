@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from .seconds import describe_value
+
 __all__ = ["TOLERANCE", "Bucket", "Limiter", "RateLimiter", "limit_rate"]
 
 #: Seconds by which a check may fall short of a refill time and still count as on
@@ -87,14 +89,25 @@ def _positive_int(name: str, value: object) -> int:
     return value
 
 
+def _finite(value: object) -> float | None:
+    """`value` as a float when it is a finite number (no bool); None otherwise,
+    also for an int too large for a float (which `math.isfinite` cannot take)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
 def _seconds(name: str, value: object) -> float:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or not math.isfinite(value)
-    ):
-        raise ValueError(f"{name} must be a finite number of seconds, got {value!r}")
-    return float(value)
+    seconds = _finite(value)
+    if seconds is None:
+        raise ValueError(
+            f"{name} must be a finite number of seconds, got {describe_value(value)}"
+        )
+    return seconds
 
 
 def _check_bucket(bucket: object) -> Bucket:
@@ -105,15 +118,12 @@ def _check_bucket(bucket: object) -> Bucket:
     ):
         tokens, updated_at = bucket
         if isinstance(tokens, int) and not isinstance(tokens, bool) and tokens >= 0:
-            if (
-                isinstance(updated_at, (int, float))
-                and not isinstance(updated_at, bool)
-                and math.isfinite(updated_at)
-            ):
-                return tokens, float(updated_at)
+            stamp = _finite(updated_at)
+            if stamp is not None:
+                return tokens, stamp
     raise ValueError(
         f"a rate-limit bucket is None or (token_count, updated_at) with a whole "
-        f"token count >= 0 and a timestamp in seconds; got {bucket!r}"
+        f"token count >= 0 and a timestamp in seconds; got {describe_value(bucket)}"
     )
 
 
@@ -320,6 +330,10 @@ class RateLimiter:
                 )
                 bucket = (after_refill - paid, updated_at)
                 wait = 0.0 if paid else next_refill_at - now
+                if not paid and wait <= 0.0:
+                    # A timestamp so large that adding `per` leaves it as it is
+                    # (a corrupted store): nothing was paid, so it is no grant.
+                    wait = self._per
             if self._save is not None:
                 self._save(bucket)
             else:

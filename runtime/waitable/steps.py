@@ -406,6 +406,36 @@ class SavedWait:
                 )
                 raise _refused(f"history[{number}].acceptor_index", index, allowed)
 
+    def check_pollable(self) -> None:
+        """Refuse this record before `poll_once` makes a request when its wait has
+        ended: its newest poll reached success or failure (the record `poll_once`
+        returns with its final result), or its `attempts` reached `max_attempts`
+        (or `MAX_POLLS`, the most a record counts), so no poll may follow.
+
+        A pending record the engine writes always has fewer attempts than its cap:
+        after the last allowed poll the wait ends with `WaiterMaxAttemptsError`.
+        """
+        newest = self.history[-1] if self.history else None
+        state = newest.get("state") if isinstance(newest, dict) else None
+        if self.attempts and state in _ENDED_STATES:
+            raise WaiterConfigurationError(
+                f"waiter {self.waiter}: this saved wait has ended (its poll "
+                f"{self.attempts} reached {state}), so poll_once() makes no request "
+                "for it; start a new wait with start() to poll again"
+            )
+        cap = MAX_POLLS if self.max_attempts is None else self.max_attempts
+        if self.attempts >= min(cap, MAX_POLLS):
+            most = (
+                f"max_attempts {self.max_attempts}"
+                if self.max_attempts is not None and self.max_attempts <= MAX_POLLS
+                else "2**53, the most a saved wait counts"
+            )
+            raise WaiterConfigurationError(
+                f"waiter {self.waiter}: this saved wait's attempts are used up "
+                f"({self.attempts} polls made, {most}), so poll_once() makes no "
+                "request for it; start a new wait with start() to poll again"
+            )
+
     def rng(self) -> random.Random:
         """A `random.Random` in the saved state."""
         return _random(self.rng_state)
@@ -472,7 +502,8 @@ class PollStep(Generic[OutputT]):
 
     @property
     def done(self) -> bool:
-        """True when the wait reached success (`result` is set)."""
+        """True when the wait reached success (`result` is set); `state` is then
+        the ended wait's record, which `poll_once` refuses to poll again."""
         return self.result is not None
 
 
@@ -579,6 +610,9 @@ def _random(state: Any) -> random.Random:
 
 
 _STATE_NAMES = {state.value: state for state in AcceptorState}
+
+#: A history entry's state that ends the wait: its record is not polled again.
+_ENDED_STATES = frozenset({AcceptorState.SUCCESS.value, AcceptorState.FAILURE.value})
 
 
 def _acceptor_state(name: str, value: Any) -> AcceptorState:

@@ -573,9 +573,12 @@ class Waiter(_WaiterBase[InputT, OutputT]):
 
         Returns the final result, or the new record and `next_delay`; raises the
         wait's `WaiterError` when it ends otherwise (also when called after the
-        deadline, without polling).
+        deadline, without polling). A record whose wait has ended (the one
+        returned with a final result) or whose attempts reached `max_attempts` is
+        refused with `WaiterConfigurationError`, before any request.
         """
         plan, state, rng = self._resume(saved)
+        saved.check_pollable()
         clock = WallClock(self.clock)
         call, input = self._call, saved.input
         turn = run_sync(
@@ -655,6 +658,7 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
     async def poll_once(self, saved: SavedWait) -> PollStep[OutputT]:
         """`Waiter.poll_once` for asyncio: one awaited poll of the saved wait."""
         plan, state, rng = self._resume(saved)
+        saved.check_pollable()
         clock = WallClock(self.clock)
         call, input = self._call, saved.input
         turn = await run_async(

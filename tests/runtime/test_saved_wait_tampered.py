@@ -307,12 +307,16 @@ def test_the_highest_poll_count_loaded_does_not_overflow_a_backoff() -> None:
         "pending", backoff=IncrementalDelay(initial=1.5, step=0.5)
     )
     data = json.loads(waiter.start({}, max_wait_time=600, seed=1).to_json())
-    data["attempts"] = MAX_POLLS
+    data["attempts"] = MAX_POLLS - 1
     step = waiter.poll_once(SavedWait.from_json(json.dumps(data)))
     assert answers.calls == 1 and step.next_delay is not None
-    assert step.state.attempts == MAX_POLLS + 1
-    # ... and the record it writes (one poll past the cap) is refused in turn.
-    refused(json.loads(step.state.to_json()), "attempts")
+    assert step.state.attempts == MAX_POLLS
+    # ... the record it writes (at the cap) loads back, and is not polled again
+    # (test_saved_wait_end_s20: a record the code writes always reloads).
+    again = SavedWait.from_json(step.state.to_json())
+    with pytest.raises(WaiterConfigurationError, match="attempts are used up"):
+        waiter.poll_once(again)
+    assert answers.calls == 1
 
 
 # --- bug 6: the deadline is held to the record's own settings ----------------------------
