@@ -355,3 +355,36 @@ def test_any_policy_and_bucket_of_the_protocols_are_accepted() -> None:
 
     made = strategy(policy=Policy(), token_bucket=None)
     assert made.retry(made.policy, lambda: "ok") == "ok"
+
+
+def test_retries_stopped_before_a_backoff_past_max_time_say_so() -> None:
+    """It said "max_time ran out ... in 0.0s" with none of max_time used."""
+    from waitable import FixedDelay
+    from waitable.retry import RetryTimeoutError, StandardRetryPolicy
+    from waitable.retry import StandardRetryStrategy as Strategy
+
+    clock = VirtualClock()
+
+    def block() -> None:
+        raise ConnectionResetError("reset")
+
+    strategy = Strategy(max_time=2, backoff=FixedDelay(5.0), clock=clock)
+    with pytest.raises(RetryTimeoutError) as caught:
+        strategy.retry(StandardRetryPolicy(), block)
+    message = str(caught.value)
+    assert message.startswith("retry gave up after 1 try in 0.0s: the next retry")
+    assert "would have begun past max_time, after its backoff" in message
+    assert "ran out" not in message
+
+
+def test_one_try_at_max_attempts_is_one_try() -> None:
+    from waitable.retry import RetryAttemptsExceededError, StandardRetryPolicy
+    from waitable.retry import StandardRetryStrategy as Strategy
+
+    def block() -> None:
+        raise ConnectionResetError("reset")
+
+    strategy = Strategy(max_attempts=1, clock=VirtualClock())
+    with pytest.raises(RetryAttemptsExceededError) as caught:
+        strategy.retry(StandardRetryPolicy(), block)
+    assert str(caught.value).startswith("retry gave up after 1 try (max_attempts)")

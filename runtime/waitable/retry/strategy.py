@@ -424,16 +424,27 @@ def _translate(
             + ("" if tries == 0 else f", {seen}"),
             result,
         )
-    if isinstance(error, WaiterTimeoutError) or stopped == "max_time":
+    if isinstance(error, WaiterTimeoutError):
         return RetryTimeoutError(
             f"retry gave up: max_time ran out after {tries} tr{'y' if tries == 1 else 'ies'} "
             f"in {result.elapsed:.1f}s, {seen}; raise max_time to allow more retries",
             result,
         )
+    if stopped == "max_time":
+        # Stopped early: the next try would only have begun (after its backoff)
+        # past max_time, so it was not waited for.
+        return RetryTimeoutError(
+            f"retry gave up after {tries} tr{'y' if tries == 1 else 'ies'} in "
+            f"{result.elapsed:.1f}s: the next retry would have begun past max_time, "
+            f"after its backoff, {seen}; raise max_time (or lower the backoff) to "
+            "allow more retries",
+            result,
+        )
     if stopped == "max_attempts":
         return RetryAttemptsExceededError(
-            f"retry gave up after {tries} tries (max_attempts), {seen}; raise "
-            "max_attempts, or look at why every try failed",
+            f"retry gave up after {tries} tr{'y' if tries == 1 else 'ies'} "
+            f"(max_attempts), {seen}; raise max_attempts, or look at why every try "
+            "failed",
             result,
         )
     if stopped == "capacity":
