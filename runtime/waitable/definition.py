@@ -14,7 +14,6 @@ for dict outputs (`waitable.outputs`). Without it everything read is checked.
 
 from __future__ import annotations
 
-import difflib
 import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from .jmespath_runtime import JMESPathEvaluationError
 from .outputs import OutputConverter
 from .reads import Position, Reads, output_reads_of
 from .seconds import SecondsError, describe_value, parse_seconds
+from .trait_keys import MATCHER_MEMBERS, unknown_keys
 
 __all__ = [
     "Acceptor",
@@ -429,140 +429,6 @@ def _output_reads(acceptors: Iterable[Acceptor]) -> Reads:
     return root
 
 
-#: The members of the waiter trait's structures (waiters.smithy): Matcher, Waiter,
-#: Acceptor, PathMatcher; also what the generator's trait validation reads.
-MATCHER_MEMBERS = ("output", "inputOutput", "success", "errorType")
-WAITER_MEMBERS = (
-    "documentation",
-    "acceptors",
-    "minDelay",
-    "maxDelay",
-    "deprecated",
-    "tags",
-)
-ACCEPTOR_MEMBERS = ("state", "matcher", "message")
-PATH_MATCHER_MEMBERS = ("path", "expected", "comparator")
-#: Unknown waiter keys that are options of the caller, not of the trait (by their
-#: folded spelling): seed 003's Go fields, botocore's `maxAttempts`, the builder's names.
-_CALLER_OPTIONS = {
-    "maxattempts": "max_attempts",
-    "maxwaittime": "max_wait_time",
-    "timeout": "max_wait_time",
-    "delaybeforefirstattempt": "delay_before_first_attempt",
-    "executeafterfirstdelay": "delay_before_first_attempt",
-    "backoff": "backoff",
-    "retryon": "retry_on",
-    "operationmethod": "operation_method",
-}
-#: Options a value in the document can be passed on to as it is.
-_PLAIN_OPTIONS = ("max_attempts", "max_wait_time", "delay_before_first_attempt")
-#: Unknown keys another format uses for a member of the trait's: key -> member.
-_OTHER_SPELLINGS = {"description": "documentation", "argument": "path"}
-#: Each structure's members, as the error lists them.
-_MEMBERS = {
-    "waiter": WAITER_MEMBERS,
-    "acceptor": ACCEPTOR_MEMBERS,
-    "matcher": MATCHER_MEMBERS,
-    "path matcher": PATH_MATCHER_MEMBERS,
-}
-_MOST_UNKNOWN_KEYS = 10  # named in one error; the rest are counted
-
-
-def _fold(key: str) -> str:
-    """`key` without case, `_`, `-` or spaces: `min_delay` and `MinDelay` are `mindelay`."""
-    return "".join(c for c in key.lower() if c not in "_- ")
-
-
-def _article(kind: str) -> str:
-    return "an" if kind[0] in "aeiou" else "a"
-
-
-def _key_text(key: object) -> str:
-    return key if isinstance(key, str) and len(key) <= 60 else describe_value(key)
-
-
-def _meant(key: str, members: tuple[str, ...]) -> str | None:
-    """The member `key` is obviously a misspelling of, if one is."""
-    if key in _OTHER_SPELLINGS and _OTHER_SPELLINGS[key] in members:
-        return _OTHER_SPELLINGS[key]
-    folded = {_fold(member): member for member in members}
-    close = difflib.get_close_matches(_fold(key), list(folded), n=1, cutoff=0.75)
-    return folded[close[0]] if close else None
-
-
-def _unknown_key(key: object, value: Any, kind: str) -> str | None:
-    """What to do about `key`, which is not a member of a `kind`: None when the
-    only advice is to remove it (the error then lists the members)."""
-    if not isinstance(key, str):
-        return None
-    option = _CALLER_OPTIONS.get(_fold(key)) if kind == "waiter" else None
-    if option is not None:
-        plain = option in _PLAIN_OPTIONS and isinstance(value, (int, float, str))
-        given = describe_value(value) if plain else "..."
-        per_wait = (
-            f" or per wait with wait({option}={given})"
-            if option in ("max_attempts", "max_wait_time")
-            else ""
-        )
-        what = "attempts cap" if option == "max_attempts" else f"`{option}`"
-        return (
-            f"the waiter trait has no {what}: remove it and pass "
-            f"custom_waiter_from_trait(..., {option}={given}){per_wait}"
-        )
-    if kind == "waiter" and _fold(key) == "delay":  # botocore's fixed delay
-        return (
-            "the waiter trait has minDelay and maxDelay: for a fixed delay set "
-            "both, and pass backoff=waitable.FixedDelay()"
-        )
-    meant = _meant(key, _MEMBERS[kind])
-    if meant is not None:
-        return f"did you mean `{meant}`?"
-    if kind in ("acceptor", "matcher") and key in PATH_MATCHER_MEMBERS:
-        inside = "matcher." if kind == "acceptor" else ""
-        return (
-            f"a path matcher's member: put it in `{inside}output` "
-            f"or `{inside}inputOutput`"
-        )
-    if kind == "acceptor" and key in MATCHER_MEMBERS:
-        return "a matcher's member: put it in `matcher`"
-    return None
-
-
-def _unknown_keys(value: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-    """Each key of a waiter's trait value that the trait does not define, with where it
-    is and what to do, and the kinds of structure holding one to be removed. Parts
-    that are not objects are left to the reader's checks."""
-    found: list[str] = []
-    kinds: list[str] = []
-
-    def check(place: str, structure: Mapping[str, Any], kind: str) -> None:
-        for key in structure:
-            if key in _MEMBERS[kind]:
-                continue
-            advice = _unknown_key(key, structure[key], kind)
-            if advice is None:
-                advice = f"not {_article(kind)} {kind} member"
-                if kind not in kinds:
-                    kinds.append(kind)
-            found.append(f"{place}unknown key `{_key_text(key)}` ({advice})")
-
-    check("", value, "waiter")
-    acceptors = value.get("acceptors")
-    for index, acceptor in enumerate(acceptors if isinstance(acceptors, list) else []):
-        if not isinstance(acceptor, Mapping):
-            continue
-        check(f"acceptor {index}: ", acceptor, "acceptor")
-        matcher = acceptor.get("matcher")
-        if not isinstance(matcher, Mapping):
-            continue
-        check(f"acceptor {index} matcher: ", matcher, "matcher")
-        for kind in ("output", "inputOutput"):
-            member = matcher.get(kind)
-            if isinstance(member, Mapping):
-                check(f"acceptor {index} matcher.{kind}: ", member, "path matcher")
-    return found, kinds
-
-
 @dataclass(frozen=True, slots=True)
 class _TraitReader:
     """Reads a trait value, naming the waiter and acceptor index in every error.
@@ -637,22 +503,10 @@ class _TraitReader:
 
     def refuse_unknown_keys(self, value: Mapping[str, Any]) -> None:
         """Refuse every key the trait does not define, each with where it is."""
-        unknown, kinds = _unknown_keys(value)
-        if not unknown:
-            return
-        more = len(unknown) - _MOST_UNKNOWN_KEYS
-        named = unknown[:_MOST_UNKNOWN_KEYS] + (
-            [f"and {more} more unknown keys"] if more > 0 else []
-        )
-        members = "".join(
-            f"; {_article(kind)} {kind}'s members are " + ", ".join(_MEMBERS[kind])
-            for kind in kinds
-        )
-        raise self.fail(
-            "; ".join(named),
-            advice="the Smithy waiter trait defines no other keys, and an unknown "
-            f"one would be ignored: fix or remove each{members}",
-        )
+        found = unknown_keys(value)
+        if found is not None:
+            detail, advice = found
+            raise self.fail(detail, advice=advice)
 
     def delay(self, value: Mapping[str, Any], key: str, default: int) -> int:
         delay = value.get(key, default)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from waitable.definition import MATCHER_MEMBERS
+from waitable.trait_keys import MATCHER_MEMBERS
 
 from ..errors import GenerationError
 from ..model import WAITABLE_TRAIT, Shape

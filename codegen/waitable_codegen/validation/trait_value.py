@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from waitable.definition import (
+from waitable.trait_keys import (
     ACCEPTOR_MEMBERS,
     MATCHER_MEMBERS,
     PATH_MATCHER_MEMBERS,
