@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .errors import GenerationError, UsageError, ValidationFailed
-from .fingerprint import inputs_fingerprint
+from .fingerprint import fingerprint_aside
 from .gc_pause import paused_collection
 from .model.json_text import check_value_nesting, parse_json
 from .model.loader import read_document
@@ -45,7 +45,7 @@ from .write import (
     read_manifest,
 )
 from .write_check import check_changes
-from .write_manifest import new_manifest
+from .write_manifest import Manifest, new_manifest
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -168,13 +168,17 @@ def generate(
     _refuse_models_inside(target, inputs)
     mode = effective_mode(jmespath)
     options = {"service": service, "jmespath": mode}
-    fingerprint = inputs_fingerprint(
-        [(_display_name(label), data) for label, data in inputs], options
-    )
-    sole = _source(inputs[0][0]) if len(inputs) == 1 else ""
-    reused = _reuse(target, fingerprint, check, allow_danger, mode, sole)
-    if reused is not None:
-        return reused
+    named = [(_display_name(label), data) for label, data in inputs]
+    previous = read_manifest(target)
+    # Cold (no manifest): the digest is needed only for the manifest written last.
+    fingerprint = fingerprint_aside(named, options, aside=previous is None)
+    if previous is not None:
+        sole = _source(inputs[0][0]) if len(inputs) == 1 else ""
+        reused = _reuse(
+            target, previous, fingerprint(), check, allow_danger, mode, sole
+        )
+        if reused is not None:
+            return reused
     from .plan import plan_generation  # the work itself: imported only when needed
 
     with paused_collection():  # large trees built and dropped, no cycles to find
@@ -185,7 +189,9 @@ def generate(
         plan = plan_generation(model, names, service=service, jmespath=jmespath)
         events += _left_out(model, plan.left_out)
         del model  # planned: the model's shapes are no longer needed to render
-        result = render_and_write(plan, target, fingerprint, events, check, force, mode)
+        result = render_and_write(
+            plan, target, fingerprint(), events, check, force, mode
+        )
         del plan  # gone before the collector resumes: it has nothing left to walk
     return result
 
@@ -407,17 +413,17 @@ def _enforce(events: Sequence[ReportedEvent], allow_danger: bool) -> None:
 
 def _reuse(
     target: Path,
+    manifest: Manifest,
     fingerprint: str,
     check: bool,
     allow_danger: bool,
     mode: str,
     source: str,
 ) -> GenerationResult | None:
-    """The result of the previous generation when it came from the same inputs and
-    its files are untouched; None when the work has to be done. `source`: the model
-    file the replayed events name (the only one; "" for several)."""
-    manifest = read_manifest(target)
-    if manifest is None or manifest.fingerprint != fingerprint:
+    """The result of the previous generation (its `manifest`) when it came from the
+    same inputs and its files are untouched; None when the work has to be done.
+    `source`: the model file the replayed events name (the only one; "" for several)."""
+    if manifest.fingerprint != fingerprint:
         return None
     if OutputSite.of(target).leftovers() or not manifest_matches(target, manifest):
         return None

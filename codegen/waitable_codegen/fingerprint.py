@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
 
 from .locations import PACKAGE_DIR, templates_dir
+from .workers import worker_pool
 
 
 def _version(distribution: str) -> str:
@@ -50,3 +51,21 @@ def inputs_fingerprint(
         sha.update(f"model:{name}:{len(data)}\0".encode())
         sha.update(data)
     return sha.hexdigest()
+
+
+def fingerprint_aside(
+    inputs: Sequence[tuple[str, bytes]], options: Mapping[str, object], *, aside: bool
+) -> Callable[[], str]:
+    """`inputs_fingerprint` as a function that returns it; with `aside`, computed on
+    a worker thread while the caller goes on (the function waits for it). For a
+    cold generation, which needs the digest only for the manifest it writes last:
+    hashing the model bytes releases the GIL, so it takes no time from loading and
+    planning them."""
+    if aside:
+        generator_fingerprint()  # reads the generator's files: here, once
+        try:
+            return worker_pool().submit(inputs_fingerprint, inputs, options).result
+        except RuntimeError:  # no thread can be started (or the pool shuts down)
+            pass
+    digest = inputs_fingerprint(inputs, options)
+    return lambda: digest
