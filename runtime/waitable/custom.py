@@ -54,7 +54,7 @@ from .error_codes import is_transport_error
 from .errors import WaiterConfigurationError, WaiterEvaluationError
 from .files import UnreadableFile, read_text
 from .flow import Judge, Raised, Returned, WaitPlan
-from .invoke import Invoker, OperationCall, bind_operation, refuse_async
+from .invoke import OperationCall, bind_operation
 from .matching import (
     NO_MATCH_ERRORS,
     Verdict,
@@ -513,21 +513,10 @@ class CustomWaiter(_CustomBase, Waiter[Any, Any]):
 
     Async: ClassVar[type[AsyncCustomWaiter]]
 
-    def __init__(self, operation: object, **options: Any) -> None:
-        """As `_CustomBase`'s; an async operation is refused naming this class's
-        asyncio twin, `.Async` (a custom waiter has no `Async{name}` class)."""
-        cls = type(self)
-        invoker: Invoker = options.get("invoker") or _bind
-        twin = f"{cls.__name__}.Async"
-
-        def synchronous(
-            client: object, operation_method: str, waiter: str
-        ) -> OperationCall:
-            call = invoker(client, operation_method, waiter)
-            return refuse_async(call, client, operation_method, cls.__name__, twin)
-
-        options["invoker"] = synchronous
-        super().__init__(operation, **options)
+    @classmethod
+    def _async_twin(cls) -> str | None:
+        """A custom waiter's asyncio twin is `.Async` (there is no `Async{name}`)."""
+        return f"{cls.__name__}.Async"
 
     def wait(
         self,
@@ -839,20 +828,6 @@ def _checked_errors(name: str, errors: object) -> tuple[ModeledError, ...]:
         if not isinstance(error, ModeledError):
             raise WaiterDefinitionError(
                 f"{usage}, got {_given(error)} at index {index}; pass {example}"
-            )
-        status = error.http_status
-        if (
-            not isinstance(error.name, str)
-            or not error.name
-            or not (
-                status is None
-                or (isinstance(status, int) and not isinstance(status, bool))
-            )
-        ):
-            raise WaiterDefinitionError(
-                f"{usage}, got {describe_value(error)} at index {index}: its name must "
-                "be a non-empty string and its http_status an int or None; "
-                f"pass e.g. {example}"
             )
     return checked
 

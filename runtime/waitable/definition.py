@@ -322,6 +322,23 @@ class ModeledError:
     name: str
     http_status: int | None = None
 
+    def __post_init__(self) -> None:
+        status = self.http_status
+        if (
+            not isinstance(self.name, str)
+            or not self.name
+            or not (
+                status is None
+                or (isinstance(status, int) and not isinstance(status, bool))
+            )
+        ):
+            raise WaiterDefinitionError(
+                f"ModeledError({describe_value(self.name)}, http_status="
+                f"{describe_value(status)}): the name must be the error shape's name "
+                "(a non-empty string) and http_status an int or None, e.g. "
+                'ModeledError("ServiceUnavailable", http_status=503)'
+            )
+
 
 @dataclass(frozen=True, slots=True)
 class WaiterDefinition:

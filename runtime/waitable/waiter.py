@@ -67,6 +67,12 @@ class _WaiterBase(Generic[InputT, OutputT]):
     attempts_bound_alone: ClassVar[bool] = False
     _blocking: ClassVar[bool] = False
 
+    @classmethod
+    def _async_twin(cls) -> str | None:
+        """The asyncio class an async client's refusal names; None: the generated
+        twin, `Async{name}`."""
+        return None
+
     def __init__(
         self,
         client: object,
@@ -138,8 +144,13 @@ class _WaiterBase(Generic[InputT, OutputT]):
             client, type(self).operation_method, definition.name
         )
         if type(self)._blocking:
+            cls = type(self)
             self._call = refuse_async(
-                self._call, client, type(self).operation_method, type(self).__name__
+                self._call,
+                client,
+                cls.operation_method,
+                cls.__name__,
+                cls._async_twin(),
             )
         else:
             refuse_blocking(client, type(self).operation_method, definition.name)

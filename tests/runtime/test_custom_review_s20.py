@@ -303,8 +303,6 @@ def _busy_jenkins(job: Any) -> Any:
         ("ServiceUnavailable", "got 'ServiceUnavailable' (str)"),
         (ModeledError("ServiceUnavailable", 503), "got one ModeledError"),
         ([503], "got 503 (int) at index 0"),
-        ([ModeledError(5, 503)], "at index 0: its name must be"),  # type: ignore[arg-type]
-        ([ModeledError("Busy", "503")], "at index 0: its name must be"),  # type: ignore[arg-type]
         (5, "got 5 (int)"),
     ],
 )
@@ -324,6 +322,21 @@ def test_errors_that_are_not_modeled_errors_are_refused_when_built(
         text = str(raised.value)
         assert "custom waiter 'Build': errors must be a list of" in text
         assert given in text and "ModeledError(" in text
+
+
+@pytest.mark.parametrize(
+    ("name", "status"), [(5, 503), ("", 503), ("Busy", "503"), ("Busy", True)]
+)
+def test_a_malformed_modeled_error_is_refused_when_made(name: Any, status: Any) -> None:
+    """Checked in `ModeledError` itself, so every path that builds one (custom
+    waiters, generated modules, botocore classes, hand-written definitions) is
+    covered, not only `custom_waiter`'s `errors=` (moved there in s21)."""
+    with pytest.raises(WaiterDefinitionError) as raised:
+        ModeledError(name, http_status=status)
+    text = str(raised.value)
+    assert text.startswith(f"ModeledError({name!r}, http_status={status!r})")
+    assert "a non-empty string" in text and "an int or None" in text
+    assert 'ModeledError("ServiceUnavailable", http_status=503)' in text
 
 
 def test_modeled_errors_still_name_a_bare_status() -> None:
