@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from waitable.retry.directives import RetryErrorType
 from waitable.retry.token_bucket import (
+    CLOCK_STEP_BACK,
     RetryCapacityExceededError,
     RetryToken,
     StandardRetryTokenBucket,
@@ -197,6 +198,18 @@ def test_a_clock_reading_from_the_past_adds_nothing() -> None:
         bucket.tokens(5.0) == 90
     )  # an older reading (another thread's) refills nothing
     assert bucket.tokens(10.5) == 95
+
+
+def test_a_wall_clock_set_back_does_not_stop_the_refill() -> None:
+    """Shared buckets are fed the wall clock: set back an hour, the refill used to
+    stop until the clock had caught up again (an hour with no retries)."""
+    bucket = StandardRetryTokenBucket(capacity=100, refill_units_per_second=10)
+    token = bucket.acquire_token(10_000.0)
+    token.schedule_retry(TIMEOUT, 10_000.0)
+    assert bucket.tokens(6_400.0) == 90  # set back an hour: nothing added
+    assert bucket.tokens(6_400.5) == 95  # and the refill goes on from there
+    assert bucket.tokens(6_400.5 - CLOCK_STEP_BACK) == 95  # a slightly older one
+    assert bucket.tokens(6_401.0) == 100
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,13 @@ __all__ = ["RetryCapacityExceededError", "RetryToken", "StandardRetryTokenBucket
 # Capacity within this much of a cost counts as enough (float rounding after a wait).
 _EPSILON = 1e-9
 
+#: Seconds a reading may lie behind the last one and be another thread's older
+#: reading, taken before a stall (it adds nothing). Further back, the wall clock the
+#: bucket is fed was set back (a manual change, a VM restored): the refill restarts
+#: from that reading instead of stopping until the clock has caught up again (a
+#: smaller step back pauses it at most this long).
+CLOCK_STEP_BACK = 60.0
+
 _ARMED, _PENDING, _RESOLVED = "armed", "pending", "resolved"
 
 
@@ -188,6 +195,8 @@ class StandardRetryTokenBucket:
             if last is not None:
                 earned = (now - last) * self._rate
                 self._tokens = min(float(self._capacity), self._tokens + earned)
+            self._last = now
+        elif last - now > CLOCK_STEP_BACK:  # the clock was set back: start from here
             self._last = now
 
     def _pay(self, cost: int, now: float, what: str) -> float:
