@@ -146,6 +146,7 @@ def generate(
             "the output directory is empty text; pass the package directory, "
             "e.g. -o src/my_sdk/waiters"
         )
+    out_dir = _one_spelling(out_dir)
     if botocore is not None:
         given = [models] if isinstance(models, (str, Path)) else list(models)
         if given or service is not None or allow_danger:
@@ -169,7 +170,9 @@ def generate(
     mode = effective_mode(jmespath)
     options = {"service": service, "jmespath": mode}
     named = [(_display_name(label), data) for label, data in inputs]
-    previous = read_manifest(target)
+    # `--check` renders and compares whatever the manifest says: the manifest is
+    # untrusted, and one edited along with a file would vouch for that file.
+    previous = None if check else read_manifest(target)
     # Cold (no manifest): the digest is needed only for the manifest written last.
     fingerprint = fingerprint_aside(named, options, aside=previous is None)
     if previous is not None:
@@ -194,6 +197,23 @@ def generate(
         )
         del plan  # gone before the collector resumes: it has nothing left to walk
     return result
+
+
+def _one_spelling(out_dir: str | Path) -> Path:
+    """OUT_DIR with `.` and `..` resolved lexically, as the lock and the swap name
+    it: `link/..` would otherwise be inspected through the link (its target's
+    parent) and replaced beside the link. Text no file name can hold is refused."""
+    text = os.fspath(out_dir)
+    try:
+        unusable = "\0" in text or not os.fsencode(text)
+    except UnicodeEncodeError:
+        unusable = True
+    if unusable:
+        raise UsageError(
+            f"the output directory {text!r} holds a character no file name can "
+            "(a NUL or a lone surrogate); pass another directory with -o"
+        )
+    return Path(os.path.normpath(text))
 
 
 def render_and_write(

@@ -151,7 +151,11 @@ def _lock_in(site: OutputSite, parent: int) -> int | None:
         if not stat.S_ISREG(held.st_mode):
             os.close(descriptor)
             raise _not_a_lock_file(path)
-        if held.st_mode & 0o644 != 0o644 and held.st_uid == os.geteuid():
+        if (
+            held.st_mode & 0o644 != 0o644
+            and held.st_uid == os.geteuid()
+            and held.st_nlink == 1  # a hard link to another file: never widened
+        ):
             try:  # readable by all whatever the umask: other users' runs probe it
                 os.fchmod(descriptor, 0o644)
             except OSError:

@@ -177,6 +177,8 @@ def _compare(
     out_dir: Path, root: int, files: Mapping[PurePosixPath, str], force: bool
 ) -> Changes:
     previous = _manifest(root)
+    if previous is None:
+        _manifest_may_go(out_dir, root, force)
     listed = previous.files if previous else {}
     write, unchanged = [], []
     for relative, content in sorted(files.items()):
@@ -198,6 +200,26 @@ def _compare(
         else:
             kept.append(relative)
     return Changes(tuple(write), tuple(remove), tuple(unchanged), tuple(kept), previous)
+
+
+def _manifest_may_go(out_dir: Path, root: int, force: bool) -> None:
+    """Raise unless what stands at the manifest's name, which is no manifest, may be
+    replaced by one: a regular file may (the name is generate-waiters' own); a
+    directory never is, and a symlink or special file only with `force`."""
+    kind = lstat_kind(MANIFEST_NAME, root)
+    if kind in (Kind.MISSING, Kind.FILE):
+        return
+    where = out_dir / MANIFEST_NAME
+    if kind is Kind.DIRECTORY:
+        raise GenerationError(
+            f"{where}: a directory stands where generate-waiters keeps its manifest; "
+            "move it away"
+        )
+    if not force:
+        raise GenerationError(
+            f"{where}: a {kind.value} stands where generate-waiters keeps its "
+            "manifest; move it away or pass --force to replace it"
+        )
 
 
 def _may_replace(
@@ -236,7 +258,14 @@ def _may_replace(
             f"{where}: file exists and was not written by generate-waiters "
             "(no header); move it away or pass --force to overwrite it"
         )
-    if recorded is not None and (not entry.complete or digest(data) != recorded):
+    if recorded is None:
+        raise GenerationError(
+            f"{where}: file has the generate-waiters header, but no manifest in the "
+            f"output directory records it ({MANIFEST_NAME} is missing, invalid or does "
+            "not list it), so whether it was edited cannot be told; move it away or "
+            "pass --force to overwrite it"
+        )
+    if not entry.complete or digest(data) != recorded:
         raise GenerationError(
             f"{where}: file was edited since generate-waiters wrote it (its hash "
             "differs from the manifest); move it away or pass --force to overwrite it"
@@ -266,7 +295,10 @@ def apply_changes(
         try:
             make_visible(site, parent)
         except OSError as exc:
-            recover(site, parent)
+            try:
+                recover(site, parent)
+            except OSError:
+                pass  # the next run recovers; this one reports what stopped it
             raise _write_error(exc, out_dir) from None
         os.fsync(parent)
     finally:
@@ -303,7 +335,38 @@ class _CarryRefused(OSError):
     (`fs.protected_hardlinks`: a file of another user's that this one may not write)."""
 
 
+class _MountInside(OSError):
+    """A file system is mounted on a directory inside OUT_DIR: the new package cannot
+    carry it, and the old one's removal would reach into it."""
+
+
+class _OwnerKept(OSError):
+    """A directory of OUT_DIR is another user's (or group's), and the copy the new
+    package holds cannot be given back to them."""
+
+
 def _write_error(exc: OSError, out_dir: Path) -> GenerationError:
+    if isinstance(exc, _MountInside):
+        return GenerationError(
+            f"{out_dir / str(exc.filename)}: a file system is mounted here, inside the "
+            "output directory; generate-waiters replaces the output directory with a "
+            "new one and cannot carry a mount point into it: unmount it, or generate "
+            "into a directory that holds no mount point"
+        )
+    if isinstance(exc, _OwnerKept):
+        return GenerationError(
+            f"{out_dir / str(exc.filename)}: this directory belongs to another user or "
+            "group; generate-waiters rebuilds the directories of the output directory "
+            f"and cannot give this one back to its owner ({exc.strerror}): run as its "
+            "owner, or move it out of the output directory"
+        )
+    if exc.errno in (errno.EMFILE, errno.ENFILE):
+        return GenerationError(
+            f"{out_dir}: cannot write generated files ({exc.strerror}): the new "
+            "package holds a directory open for each directory of the output "
+            "directory; raise the limit on open files (ulimit -n) or move "
+            "directories that are not generated out of it"
+        )
     if isinstance(exc, _CarryRefused):
         return GenerationError(
             f"{out_dir / str(exc.filename)}: generate-waiters keeps the files in "
@@ -333,9 +396,13 @@ def _build(
     """Fill the staging directory: the new files, the files that are not ours,
     the manifest last; every file and directory synced to disk before the swap."""
     old = lstat_kind(site.name, parent) is Kind.DIRECTORY
-    mode = os.stat(site.name, dir_fd=parent).st_mode if old else 0o777
-    os.mkdir(site.staging_name, stat.S_IMODE(mode), dir_fd=parent)
+    status = os.stat(site.name, dir_fd=parent) if old else None
+    mode = 0o777 if status is None else status.st_mode
+    # Made writable for us (a read-only OUT_DIR's mode is given to it last).
+    os.mkdir(site.staging_name, 0o700 if old else 0o777, dir_fd=parent)
     directories = {PurePosixPath(): open_directory(site.staging_name, parent)}
+    if status is not None:
+        _same_owner(directories[PurePosixPath()], status, PurePosixPath())
     written: list[int] = []  # the new files' descriptors, open until synced
     # The modes the old directories had, given to their copies once everything is
     # in them (a read-only directory of the user's would refuse the links into it).
@@ -428,16 +495,35 @@ def _carry(
             continue
         child = open_directory(name, source)
         try:
+            status = os.fstat(child)
+            if status.st_dev != os.fstat(source).st_dev:
+                raise _MountInside(errno.EXDEV, "a mount point", path.as_posix())
             if path not in directories:
                 if lstat_kind(name, target) is Kind.MISSING:
                     if not _worth_carrying(child, path, dropped):
                         continue
                     os.mkdir(name, dir_fd=target)
-                directories[path] = open_directory(name, target)
-            modes[path] = stat.S_IMODE(os.fstat(child).st_mode)
+                    directories[path] = open_directory(name, target)
+                    _same_owner(directories[path], status, path)
+                else:
+                    directories[path] = open_directory(name, target)
+            modes[path] = stat.S_IMODE(status.st_mode)
             _carry(child, directories, path, dropped, modes)
         finally:
             os.close(child)
+
+
+def _same_owner(copy: int, old: os.stat_result, relative: PurePosixPath) -> None:
+    """Give the copy of an old directory the old one's owner and group (a run as
+    root would make them root's, locking their owner out of a private directory);
+    `_OwnerKept` when the system does not let this user do so."""
+    made = os.fstat(copy)
+    if (made.st_uid, made.st_gid) == (old.st_uid, old.st_gid):
+        return
+    try:
+        os.fchown(copy, old.st_uid, old.st_gid)
+    except OSError as exc:
+        raise _OwnerKept(exc.errno, exc.strerror, relative.as_posix()) from None
 
 
 def _worth_carrying(
@@ -450,7 +536,7 @@ def _worth_carrying(
         return True
     for name, kind, _ in found:
         path = relative / name
-        if path in dropped or name == _CACHE:
+        if path in dropped or (name == _CACHE and _only_bytecode(directory)):
             continue
         if kind is not Kind.DIRECTORY:
             return True
@@ -461,3 +547,19 @@ def _worth_carrying(
         finally:
             os.close(child)
     return False
+
+
+def _only_bytecode(parent: int) -> bool:
+    """True when `parent`'s `__pycache__` is a directory of compiled modules only
+    (`*.pyc` files), which Python makes again: a removed subpackage's. Anything
+    else under that name is someone's, and keeps its directory."""
+    if lstat_kind(_CACHE, parent) is not Kind.DIRECTORY:
+        return False
+    cache = open_directory(_CACHE, parent)
+    try:
+        return all(
+            kind is Kind.FILE and name.endswith(".pyc")
+            for name, kind, _ in entries(cache)
+        )
+    finally:
+        os.close(cache)

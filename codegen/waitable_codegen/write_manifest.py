@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from .staging import NAME_MAX
 from .version import MINIMUM_RUNTIME, __version__
 
 MANIFEST_NAME = ".generate-waiters.json"
@@ -64,6 +66,11 @@ def safe_relative(name: object) -> PurePosixPath | None:
     parts = name.split("/")
     if any(part in ("", ".", "..") for part in parts):
         return None
+    try:  # a name no file can have (a lone surrogate, a part past NAME_MAX bytes)
+        if any(len(os.fsencode(part)) > NAME_MAX for part in parts):
+            return None
+    except UnicodeEncodeError:
+        return None
     if name == MANIFEST_NAME:
         return None
     return PurePosixPath(name)
@@ -108,6 +115,8 @@ def _events(value: object) -> tuple[Mapping[str, str], ...] | None:
         if not isinstance(event, dict) or sorted(event) != sorted(_EVENT_FIELDS):
             return None
         if not all(isinstance(event[key], str) for key in _EVENT_FIELDS):
+            return None
+        if event["severity"] == "ERROR":  # a run that met one wrote nothing
             return None
         events.append({key: event[key] for key in _EVENT_FIELDS})
     return tuple(events)

@@ -87,8 +87,11 @@ def read_regular(
     name: str, dir_fd: int | None, limit: int = READ_LIMIT
 ) -> bytes | None:
     """At most `limit + 1` bytes of the regular file `name`; None when it is not a
-    regular file (a FIFO, a device, a socket, a symlink) or is gone."""
+    regular file (a FIFO, a device, a socket, a symlink) or is gone. Looked at
+    before it is opened: opening a FIFO would release a writer blocked on it."""
     try:
+        if lstat_kind(name, dir_fd) is not Kind.FILE:
+            return None
         descriptor = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)
     except OSError:
         return None
