@@ -130,18 +130,29 @@ def certainly_stable(source: str) -> bool:
     else the templates and layout helpers write is already in black's layout.
 
     Only the long lines are looked at one by one; whether one lies in a docstring
-    comes from the count of triple quotes on the lines before it."""
+    comes from the docstring quotes on the lines before it: triple quotes that
+    open or close one start or end their line (those inside a literal, `'\"\"\"'`,
+    do neither, and a docstring's text never holds three quotes in a row)."""
     lines = source.split("\n")
     lengths = list(map(len, lines))
     if max(lengths, default=0) <= LINE_LENGTH:
         return True  # the usual case, decided without looking at any line
-    quotes = list(map(str.count, lines, repeat(_DOCSTRING_QUOTES)))
-    before = list(accumulate(quotes, initial=0))  # triple quotes on earlier lines
+    quotes = list(map(docstring_quotes, lines))
+    before = list(accumulate(quotes, initial=0))  # docstring quotes on earlier lines
     for index in compress(count(), map(LINE_LENGTH.__lt__, lengths)):
         in_docstring = before[index] % 2 == 1
         if not (in_docstring or quotes[index] or _UNSPLITTABLE.fullmatch(lines[index])):
             return False
     return True
+
+
+def docstring_quotes(line: str) -> int:
+    """How many docstrings `line` opens or closes: triple quotes at its start and
+    at its end (a line of only triple quotes counts once)."""
+    text = line.strip()
+    if text == _DOCSTRING_QUOTES:
+        return 1
+    return text.startswith(_DOCSTRING_QUOTES) + text.endswith(_DOCSTRING_QUOTES)
 
 
 def settled(source: str, name: str) -> str:

@@ -1,6 +1,7 @@
 """`render.certainly_stable` looks only at the long lines, finding whether each lies
-in a docstring from the triple quotes counted before it: it answers exactly as a
-walk over every line that tracks the docstring state does, on any text."""
+in a docstring from the docstring quotes counted before it: it answers exactly as a
+walk over every line that tracks the docstring state does, on any text; and triple
+quotes inside a literal (`'\"\"\"'`) are not taken for a docstring's."""
 
 from __future__ import annotations
 
@@ -15,10 +16,12 @@ QUOTES = '"""'
 
 def walked(source: str) -> bool:
     """The answer of a line-by-line walk: a long line is fine inside a docstring,
-    on a line holding triple quotes, or when black cannot split it either."""
+    on a line that opens or closes one, or when black cannot split it either."""
     in_docstring = False
     for line in source.split("\n"):
-        quotes = line.count(QUOTES)
+        text = line.strip()
+        opens = text.startswith(QUOTES)
+        quotes = 1 if text == QUOTES else opens + text.endswith(QUOTES)
         long = len(line) > LINE_LENGTH
         if long and not (
             in_docstring or quotes or render._UNSPLITTABLE.fullmatch(line)
@@ -67,3 +70,15 @@ def test_a_long_line_after_a_closed_docstring_is_not_vouched_for() -> None:
     assert render.certainly_stable(inside)
     assert not render.certainly_stable(inside + "\n" + long_call)
     assert not render.certainly_stable(f"{QUOTES}{QUOTES}\n{long_call}")
+
+
+def test_triple_quotes_inside_a_literal_open_no_docstring() -> None:
+    """`expected='\"\"\"'` flipped the count: a long code line after it was taken
+    for a docstring's and shipped unformatted (review of 2026-11-28)."""
+    long_line = (
+        '    operation_method: ClassVar[str] = "get_thing_abcdefgh_abcdefgh_'
+        'abcdefgh_abcdefgh_abcdefgh_abcdefgh"'
+    )
+    source = "\n".join(['        expected=\'"""\',', long_line])
+    assert not render.certainly_stable(source)
+    assert not render.certainly_stable(f"x = '{QUOTES}'\n" + "y = " + "1 + " * 30 + "1")

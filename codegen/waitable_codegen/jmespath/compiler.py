@@ -769,6 +769,20 @@ def generate(tree: Node, expression: str, function_name: str) -> str:
     lines = [
         f"def {function_name}(value: Any) -> Any:",
         "    " + docstring(expression),
-        *layout_lines([*prelude, *body]),
+        *_spaced(layout_lines(prelude)),
+        *layout_lines(body),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _spaced(prelude: list[str]) -> list[str]:
+    """The nested functions as black spaces them: one blank line before each, and
+    one after the last, before the body's first statement."""
+    out: list[str] = []
+    for line in prelude:
+        if line.startswith("    def "):
+            out.append("")
+        out.append(line)
+    if out:
+        out.append("")
+    return out

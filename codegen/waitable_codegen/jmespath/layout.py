@@ -122,6 +122,20 @@ def _bracket_body(
     return lines if lines and all(_fits(line) for line in lines) else None
 
 
+def _exploded(indent: str, items: str) -> list[str] | None:
+    """A list display's items one per line, each with a trailing comma: black
+    splits a collection it has to split this way, even when the items would fit
+    on one line (None when an item does not fit)."""
+    found = _operators(items) or []
+    cuts = [position for position, word in found if word == ","]
+    starts = [0, *(cut + 1 for cut in cuts)]
+    ends = [*cuts, len(items)]
+    lines = [
+        indent + items[start:end].strip(" ") + "," for start, end in zip(starts, ends)
+    ]
+    return lines if all(_fits(line) for line in lines) else None
+
+
 def _statement(text: str) -> tuple[str, str, str, bool] | None:
     """(head, expression, tail, optional parentheses?) of one compiled statement."""
     if text.startswith("return "):
@@ -169,8 +183,11 @@ def layout_line(line: str) -> list[str]:
         and "else" not in (_delimiters(expression[1:-1]) or ["else"])
     ):
         opened, closed = indent + head + "[", indent + "]"
-        words = frozenset(("for", "if"))
-        body = _bracket_body(inner, expression[1:-1], words, weaker_only=False)
+        if "," in (_delimiters(expression[1:-1]) or []):
+            body = _exploded(inner, expression[1:-1])
+        else:
+            words = frozenset(("for", "if"))
+            body = _bracket_body(inner, expression[1:-1], words, weaker_only=False)
     elif (
         optional
         and delimiters == []
