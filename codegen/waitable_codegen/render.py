@@ -202,6 +202,14 @@ def render_plan(plan: GenerationPlan) -> dict[PurePosixPath, str]:
 
 #: How compiled functions call the runtime's JMESPath helpers (`waitable.jmespath_runtime`).
 _HELPER_PREFIX = "_jp."
+#: A string literal or docstring quote of a compiled function (one line each).
+_QUOTED = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
+
+
+def calls_runtime_helpers(source: str) -> bool:
+    """True when a compiled function calls a runtime helper: `_jp.` outside its
+    literals and docstring (a path or literal may hold that text too)."""
+    return _HELPER_PREFIX in source and _HELPER_PREFIX in _QUOTED.sub("", source)
 
 
 def _render_package(
@@ -215,9 +223,8 @@ def _render_package(
         "package": package,
         "function_sources": functions,
         # The runtime helpers are imported only where a compiled function calls one
-        # (the compiler names them `_jp.NAME` and nothing else `_jp.`), so linters
-        # find no unused import in the generated module.
-        "uses_runtime_helpers": any(_HELPER_PREFIX in source for source in functions),
+        # (the compiler names them `_jp.NAME`), so linters find no unused import.
+        "uses_runtime_helpers": any(map(calls_runtime_helpers, functions)),
     }
     files: dict[PurePosixPath, str] = {}
     for template, name in (

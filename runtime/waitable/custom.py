@@ -889,8 +889,10 @@ def _classes(
         "default_max_attempts": settings.max_attempts,
         "default_backoff": settings.backoff,
         "default_retry_on": settings.retry_on,
-        "__doc__": definition.documentation
-        or f"Waits until {name} reaches a success state (a custom waiter).",
+        "__doc__": _docstring(
+            definition.documentation
+            or f"Waits until {name} reaches a success state (a custom waiter)."
+        ),
         "__module__": settings.module or caller or __name__,
     }
     async_class = type(f"Async{class_name}", (AsyncCustomWaiter,), dict(attributes))
@@ -898,3 +900,15 @@ def _classes(
     sync_class = type(class_name, (CustomWaiter,), attributes)
     async_class.__qualname__ = f"{class_name}.Async"
     return cast(type[CustomWaiter], sync_class)
+
+
+def _docstring(text: str) -> str:
+    """`text` as a class's `__doc__`, which Python stores as UTF-8: a lone surrogate
+    (JSON may carry one, `"\\ud800"`) becomes U+FFFD, as in generated docstrings."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join(
+            "\ufffd" if "\ud800" <= char <= "\udfff" else char for char in text
+        )
+    return text

@@ -15,6 +15,7 @@ for dict outputs (`waitable.outputs`). Without it everything read is checked.
 from __future__ import annotations
 
 import enum
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
@@ -25,6 +26,7 @@ from jmespath.exceptions import JMESPathError
 from .comparators import COMPARATORS, Comparison
 from .interpreter_nesting import MAX_INTERPRETED_NESTING, interpreted_nesting
 from .jmespath_runtime import JMESPathEvaluationError
+from .legacy_literals import legacy_literals_allowed
 from .outputs import OutputConverter
 from .reads import Position, Reads, output_reads_of
 from .seconds import SecondsError, describe_value, parse_seconds
@@ -76,7 +78,7 @@ class Comparator(str, enum.Enum):
 def _compile(path: str, what: str) -> Search:
     """Compile a JMESPath expression once, or say which expression is malformed."""
     try:
-        parsed = jmespath.compile(path)
+        parsed = legacy_literals_allowed(jmespath.compile, path)
     except JMESPathError as exc:
         raise WaiterDefinitionError(
             f"invalid JMESPath expression in {what} {path!r}: {exc}; "
@@ -86,6 +88,12 @@ def _compile(path: str, what: str) -> Search:
         raise WaiterDefinitionError(
             f"the JMESPath expression in {what} {path[:60]!r}... nests too deeply "
             "to parse; simplify the expression in the waiter's trait"
+        ) from None
+    except ValueError:  # the lexer's int() of a number past Python's digit limit
+        raise WaiterDefinitionError(
+            f"the JMESPath expression in {what} {path[:60]!r}... holds a number of "
+            f"more than {sys.get_int_max_str_digits()} digits, more than Python "
+            "converts; fix the expression in the waiter's trait"
         ) from None
     nesting = interpreted_nesting(parsed.parsed)
     if nesting > MAX_INTERPRETED_NESTING:

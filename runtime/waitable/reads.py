@@ -19,6 +19,8 @@ from typing import Any
 from jmespath import parser
 from jmespath.exceptions import JMESPathError
 
+from .legacy_literals import legacy_literals_allowed
+
 __all__ = ["Position", "Reads", "output_reads_of", "reads_of", "without_positions"]
 
 Position = tuple[str, ...]
@@ -117,10 +119,10 @@ def _without(reads: Reads, taken: dict[str, Any]) -> Reads | None:
 def reads_of(expression: str) -> Reads:
     """The parts of the data `expression` can read; the whole data if unsure."""
     try:
-        tree = parser.Parser().parse(expression).parsed
+        tree = legacy_literals_allowed(parser.Parser().parse, expression).parsed
         root = Reads()
         _mark_whole(_walk(tree, [root]))
-    except (JMESPathError, _Unknown, RecursionError):
+    except (JMESPathError, _Unknown, RecursionError, ValueError):
         return Reads(whole=True)
     return root
 

@@ -15,6 +15,8 @@ always agree on what an expression means.
 
 from __future__ import annotations
 
+import re
+import sys
 import warnings
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
@@ -80,6 +82,15 @@ def parse(expression: str) -> Node:
     except RecursionError:
         raise ExpressionTooDeepError(
             1, 1, "the expression nests too deeply to parse"
+        ) from None
+    except ValueError:  # the lexer's int() of a number past Python's digit limit
+        found = re.search(r"\d{%d,}" % (sys.get_int_max_str_digits() + 1), expression)
+        line, column = line_column(expression, found.start() if found else 0)
+        raise ExpressionSyntaxError(
+            line,
+            column,
+            f"a number of more than {sys.get_int_max_str_digits()} digits, more than "
+            "Python converts",
         ) from None
     return tree
 
