@@ -134,8 +134,13 @@ def main(
 
 
 def _echo(line: str) -> None:
-    """One line to standard error, model text in it escaped and cut."""
-    click.echo(safe_text(line, LINE_LIMIT), err=True)
+    """One line to standard error, model text in it escaped; a line too long is cut
+    in the middle (a long path first, the reason and the advice last: both stay)."""
+    if len(line) > LINE_LIMIT:
+        half = LINE_LIMIT // 2
+        cut = len(line) - 2 * half
+        line = f"{line[:half]}... ({cut} characters left out) ...{line[-half:]}"
+    click.echo(safe_text(line, 2 * LINE_LIMIT), err=True)
 
 
 def _fail(message: str, status: int) -> None:

@@ -165,9 +165,12 @@ def plan_changes(
         raise GenerationError(f"{out_dir}: cannot read ({exc.strerror})") from None
     try:
         return _compare(out_dir, root, files, force)
-    except OSError as exc:
+    except OSError as exc:  # a name relative to OUT_DIR (read through descriptors)
+        where = out_dir / str(exc.filename) if exc.filename else out_dir
         raise GenerationError(
-            f"{exc.filename or out_dir}: cannot read ({exc.strerror})"
+            f"{where}: cannot read ({exc.strerror}); generate-waiters reads what is "
+            "in the output directory before it replaces it: make it readable, or "
+            "move it out of the output directory"
         ) from None
     finally:
         os.close(root)
@@ -340,6 +343,10 @@ class _MountInside(OSError):
     carry it, and the old one's removal would reach into it."""
 
 
+class _Unreadable(OSError):
+    """A directory of OUT_DIR this user may not read, so not carry."""
+
+
 class _OwnerKept(OSError):
     """A directory of OUT_DIR is another user's (or group's), and the copy the new
     package holds cannot be given back to them."""
@@ -359,6 +366,18 @@ def _write_error(exc: OSError, out_dir: Path) -> GenerationError:
             "group; generate-waiters rebuilds the directories of the output directory "
             f"and cannot give this one back to its owner ({exc.strerror}): run as its "
             "owner, or move it out of the output directory"
+        )
+    if isinstance(exc, _Unreadable):
+        return GenerationError(
+            f"{out_dir / str(exc.filename)}: cannot read this directory "
+            f"({exc.strerror}); generate-waiters carries what is yours in the output "
+            "directory into the new package: make it readable, or move it out of the "
+            "output directory"
+        )
+    if exc.errno == errno.ENOTDIR:
+        return GenerationError(
+            f"{out_dir}: a parent of the output directory is a file, not a "
+            "directory; pass a directory path with -o"
         )
     if exc.errno in (errno.EMFILE, errno.ENFILE):
         return GenerationError(
@@ -493,7 +512,10 @@ def _carry(
             except PermissionError as exc:
                 raise _CarryRefused(exc.errno, exc.strerror, path.as_posix()) from None
             continue
-        child = open_directory(name, source)
+        try:
+            child = open_directory(name, source)
+        except PermissionError as exc:
+            raise _Unreadable(exc.errno, exc.strerror, path.as_posix()) from None
         try:
             status = os.fstat(child)
             if status.st_dev != os.fstat(source).st_dev:

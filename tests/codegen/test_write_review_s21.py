@@ -350,3 +350,68 @@ def test_too_many_directories_for_the_open_file_limit_say_so(tmp_path: Path) -> 
     assert done.returncode == 1, done.stderr
     assert "raise the limit on open files (ulimit -n)" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_an_unreadable_directory_of_yours_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It said "cannot write generated files ... check that the output directory
+    and its parent are writable", naming neither the directory nor the cause."""
+    from waitable_codegen import write
+
+    out = tmp_path / "pkg"
+    generate(SPEC_EXAMPLES, out)
+    (out / "secret").mkdir()
+    real_open = write.open_directory
+
+    def refuse(name: Any, dir_fd: int | None = None) -> int:
+        if os.fspath(name) == "secret":
+            raise PermissionError(13, "Permission denied", name)
+        return real_open(name, dir_fd)
+
+    monkeypatch.setattr(write, "open_directory", refuse)
+    with pytest.raises(GenerationError) as refused:
+        generate(other_model(tmp_path), out, force=True)
+    assert str(refused.value).startswith(
+        f"{out / 'secret'}: cannot read this directory (Permission denied)"
+    )
+    assert "make it readable, or move it out" in str(refused.value)
+
+
+def test_a_file_as_a_parent_of_the_output_directory_is_said_so(tmp_path: Path) -> None:
+    model = tmp_path / "m.json"
+    model.write_bytes(SPEC_EXAMPLES.read_bytes())
+    with pytest.raises(GenerationError) as refused:
+        generate(SPEC_EXAMPLES, model / "out")
+    assert str(refused.value) == (
+        f"{model / 'out'}: a parent of the output directory is a file, not a "
+        "directory; pass a directory path with -o"
+    )
+
+
+def test_a_long_error_line_keeps_its_reason_and_advice(tmp_path: Path) -> None:
+    """The CLI cut every line at 2000 characters from the end: with a long path,
+    the reason and the advice were lost."""
+    deep = tmp_path
+    for _ in range(9):
+        deep = deep / ("c" * 230)
+    out = deep / "out"
+    out.mkdir(parents=True)
+    (out / "waiters.py").write_text("mine\n")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "waitable_codegen",
+            str(SPEC_EXAMPLES),
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1
+    line = done.stderr.strip()
+    assert "characters left out" in line
+    assert line.endswith("move it away or pass --force to overwrite it")
+    assert line.startswith("generate-waiters: error: /")
