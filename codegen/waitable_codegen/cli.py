@@ -10,6 +10,7 @@ same cap as a model file.
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from pathlib import Path
@@ -87,6 +88,7 @@ def main(
 ) -> None:
     """Generate typed waiter classes from the smithy.waiters#waitable traits of
     Smithy models."""
+    _show_progress()
     plugin_dir = os.environ.get(PLUGIN_DIR_VARIABLE)
     if out_dir is None:
         if not plugin_dir:
@@ -131,6 +133,23 @@ def main(
     for event in result.events:
         _echo(str(event))
     sys.exit(_report(result))
+
+
+class _Progress(logging.Handler):
+    """The generator's INFO and higher log lines (a run waiting for another's lock,
+    a file left for black) on standard error, as the CLI's own lines are."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        _echo(f"generate-waiters: {record.getMessage()}")
+
+
+def _show_progress() -> None:
+    """Print the generator's log lines (once per process: `main` may run again)."""
+    logger = logging.getLogger("waitable_codegen")
+    if not any(isinstance(handler, _Progress) for handler in logger.handlers):
+        logger.addHandler(_Progress(logging.INFO))
+        if logger.level == logging.NOTSET or logger.level > logging.INFO:
+            logger.setLevel(logging.INFO)
 
 
 def _echo(line: str) -> None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import logging
 import os
 import stat
 import time
@@ -52,6 +53,7 @@ _RESTARTS = 1000  # a guard against a directory whose identity never settles
 _IN_THE_WAY = frozenset({errno.ELOOP, errno.EISDIR, errno.ENXIO, errno.EWOULDBLOCK})
 #: How deep directories in OUT_DIR may go (the carry into the new package recurses).
 DEPTH_LIMIT = 64
+_log = logging.getLogger(__name__)
 
 
 @contextmanager
@@ -162,7 +164,7 @@ def _lock_in(site: OutputSite, parent: int) -> int | None:
                 pass  # a file system without modes: nothing to widen
         checkpoint("waiting for the lock")
         try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            _flock(descriptor, fcntl.LOCK_EX, f"another run into {site.out_dir}", path)
         except OSError as exc:
             os.close(descriptor)
             if exc.errno != errno.EBADF:
@@ -259,9 +261,22 @@ def _wait_on(held: int, point: str) -> None:
     `held` is closed. `point`: the checkpoint before waiting."""
     try:
         checkpoint(point)
-        fcntl.flock(held, fcntl.LOCK_SH)
+        _flock(held, fcntl.LOCK_SH, point.removeprefix("waiting for "), None)
     finally:
         os.close(held)
+
+
+def _flock(descriptor: int, operation: int, holder: str, path: Path | None) -> None:
+    """`flock`, saying (INFO, which the CLI prints) when it has to wait for another
+    run: a run blocked on a lock would otherwise hang without a word."""
+    try:
+        fcntl.flock(descriptor, operation | fcntl.LOCK_NB)
+        return
+    except BlockingIOError:
+        pass
+    held = "" if path is None else f" (it holds {path})"
+    _log.info("waiting for %s to finish%s", holder, held)
+    fcntl.flock(descriptor, operation)
 
 
 def _release(site: OutputSite, parent: int, descriptor: int) -> None:

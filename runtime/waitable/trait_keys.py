@@ -11,18 +11,34 @@ word.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from .seconds import describe_value
 
 __all__ = [
+    "WAITER_NAME_PATTERN",
     "ACCEPTOR_MEMBERS",
     "MATCHER_MEMBERS",
     "PATH_MATCHER_MEMBERS",
     "WAITER_MEMBERS",
+    "is_waiter_name",
     "unknown_keys",
 ]
+
+#: The waiter names Smithy allows (its ABNF: `upper-alpha *(ALPHA / DIGIT)`).
+WAITER_NAME_PATTERN = "^[A-Z]+[A-Za-z0-9]*$"
+# Unlike `re.match` with the pattern above (and Java's `$`), `fullmatch` refuses a
+# trailing newline, as the ABNF does.
+_WAITER_NAME = re.compile(r"[A-Z][A-Za-z0-9]*", re.ASCII)
+
+
+def is_waiter_name(name: str) -> bool:
+    """True when `name` is a valid waiter name (UpperCamelCase, letters and digits):
+    it names a class, so a NUL, a surrogate or an escape there would break it."""
+    return _WAITER_NAME.fullmatch(name) is not None
+
 
 #: The members of the waiter trait's structures (waiters.smithy): Matcher, Waiter,
 #: Acceptor, PathMatcher; also what the generator's trait validation reads.

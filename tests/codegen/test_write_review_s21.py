@@ -415,3 +415,32 @@ def test_a_long_error_line_keeps_its_reason_and_advice(tmp_path: Path) -> None:
     assert "characters left out" in line
     assert line.endswith("move it away or pass --force to overwrite it")
     assert line.startswith("generate-waiters: error: /")
+
+
+def test_a_run_waiting_for_another_runs_lock_says_so(tmp_path: Path) -> None:
+    """A run blocked on the lock waited without a word (a hang, to its user)."""
+    import fcntl
+
+    lock = tmp_path / ".pkg.generate-waiters.lock"
+    holder = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(holder, fcntl.LOCK_EX)  # as another run into pkg holds it
+    run = subprocess.Popen(
+        [sys.executable, "-m", "waitable_codegen", str(SPEC_EXAMPLES)]
+        + ["-o", str(tmp_path / "pkg")],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert run.stderr is not None
+        said = run.stderr.readline()  # blocks until the run says it waits
+        assert said == (
+            f"generate-waiters: waiting for another run into {tmp_path / 'pkg'} "
+            f"to finish (it holds {lock})\n"
+        )
+    finally:
+        fcntl.flock(holder, fcntl.LOCK_UN)
+        os.close(holder)
+        run.wait(timeout=60)
+    assert run.returncode == 0
+    assert (tmp_path / "pkg" / "waiters.py").exists()

@@ -253,7 +253,7 @@ def test_a_lock_file_nfs_will_not_lock_read_only_is_named_with_what_to_do(
     from waitable_codegen import lock as lock_module
 
     def no_exclusive_lock(descriptor: int, operation: int) -> None:
-        if operation == fcntl.LOCK_EX:
+        if operation & fcntl.LOCK_EX:  # with LOCK_NB too
             raise OSError(errno.EBADF, os.strerror(errno.EBADF))
 
     out = tmp_path / "site" / "pkg"

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from waitable_codegen.validation import Severity, ValidationEvent, validate
-from waitable_codegen.validation.trait_value import is_waiter_name
+from waitable.trait_keys import is_waiter_name
 
 from .builders import (
     NS,

@@ -7,16 +7,14 @@ stops with a message naming the file, the operation, the waiter and the acceptor
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
-from waitable.trait_keys import MATCHER_MEMBERS
+from waitable.trait_keys import MATCHER_MEMBERS, is_waiter_name
 
 from ..errors import GenerationError
 from ..model import WAITABLE_TRAIT, Shape
 
-WAITER_NAME = re.compile(r"^[A-Z]+[A-Za-z0-9]*$")
 STATES = ("success", "failure", "retry")
 COMPARATORS = {
     "stringEquals": "STRING_EQUALS",
@@ -99,7 +97,7 @@ def read_waiters(shape: Shape) -> list[WaiterSpec]:
 
 
 def _read_waiter(shape: Shape, name: str, body: Any) -> WaiterSpec:
-    valid = WAITER_NAME.fullmatch(name) is not None  # `$` would allow a final "\n"
+    valid = is_waiter_name(name)
     where = _Where(shape, name if valid else repr(name))
     if not valid:
         raise where.error(

@@ -10,7 +10,6 @@ WARNINGs, as in Smithy.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,16 +18,14 @@ from waitable.trait_keys import (
     MATCHER_MEMBERS,
     PATH_MATCHER_MEMBERS,
     WAITER_MEMBERS,
+    WAITER_NAME_PATTERN,
+    is_waiter_name,
 )
 
 from ..model import WAITABLE_TRAIT, Shape
 from .events import Severity, ValidationEvent
 
 TRAIT_VALUE = "TraitValue"
-WAITER_NAME_PATTERN = "^[A-Z]+[A-Za-z0-9]*$"
-# The spec's ABNF, `upper-alpha *(ALPHA / DIGIT)`. Unlike `re.match` with the pattern
-# above (and Java's `$`), `fullmatch` refuses a trailing newline, as the ABNF does.
-_WAITER_NAME = re.compile(r"[A-Z][A-Za-z0-9]*", re.ASCII)
 
 STATES = ("success", "failure", "retry")
 COMPARATORS = ("stringEquals", "booleanEquals", "allStringEquals", "anyStringEquals")
@@ -36,11 +33,6 @@ MATCHER_KINDS = MATCHER_MEMBERS
 DEFAULT_MIN_DELAY = 2
 DEFAULT_MAX_DELAY = 120
 _INT_MAX = 2**31 - 1
-
-
-def is_waiter_name(name: str) -> bool:
-    """True when `name` is a valid waiter name (UpperCamelCase, letters and digits)."""
-    return _WAITER_NAME.fullmatch(name) is not None
 
 
 @dataclass(frozen=True)

@@ -60,13 +60,18 @@ def _source(package: str | None, model: str | None) -> WaiterSource:
 
 
 def _list(source: WaiterSource, service: str | None) -> None:
+    """The services, or the waiters of `service`, one a line; a model's or package's
+    text is printed escaped (`printable`), never as terminal escapes or line breaks."""
     try:
         if service is None:
             for name in source.services():
-                click.echo(name)
+                click.echo(printable(name))
             return
         for entry in sorted(source.waiters(service).values(), key=lambda e: e.cli_name):
-            click.echo(f"{entry.cli_name:<36} {entry.operation:<28} {entry.summary}")
+            click.echo(
+                f"{printable(entry.cli_name):<36} {printable(entry.operation):<28} "
+                f"{printable(entry.summary)}"
+            )
     except SourceError as exc:
         raise click.UsageError(str(exc)) from None
 
@@ -232,6 +237,10 @@ def wait(**options: Any) -> None:
         )
     try:
         _command(status, **options)  # click's parameters, typed there
+    except click.UsageError as exc:
+        # its message may quote a model's names (waiters, operations, services):
+        # escaped here, once for every error, as `_fail` escapes its messages
+        raise click.UsageError(printable(exc.message), exc.ctx) from None
     except KeyboardInterrupt:
         # Ctrl-C at any moment, loading the waiters as much as polling: the same
         # line and status (click would say "Aborted!" and exit 1, a failure state).

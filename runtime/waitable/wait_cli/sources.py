@@ -20,6 +20,7 @@ from ..definition import WaiterDefinition, WaiterDefinitionError
 from ..files import MAX_MODEL_BYTES, UnreadableFile, read_text
 from ..import_names import ImportNameError, import_module_named
 from ..jsondata import json_type
+from ..trait_keys import is_waiter_name
 from ..waiter import AsyncWaiter, Waiter
 from .input_options import load_json
 
@@ -412,6 +413,14 @@ class ModelSource:
                 )
             operation = shape_id.rpartition("#")[2]
             for name, value in waitable.items():
+                if not is_waiter_name(name):
+                    # it names a class and the CLI's name: a NUL, a surrogate or a
+                    # terminal escape there broke `type()` or reached the terminal
+                    raise self._malformed(
+                        shape_id,
+                        f"waiter {name!r}: a waiter name must be UpperCamelCase "
+                        "letters and digits (^[A-Z]+[A-Za-z0-9]*$), as Smithy requires",
+                    )
                 try:
                     definition = WaiterDefinition.from_trait(name, operation, value)
                 except (
