@@ -306,7 +306,9 @@ def test_an_output_path_that_cannot_be_a_directory_is_one_clear_error(
         GenerationError, match="output path exists and is not a directory"
     ):
         generate(SPEC_EXAMPLES, blocker)
-    with pytest.raises(GenerationError, match="a parent of the output directory is a file"):
+    with pytest.raises(
+        GenerationError, match="a parent of the output directory is a file"
+    ):
         generate(SPEC_EXAMPLES, blocker / "pkg")
 
 

@@ -270,7 +270,9 @@ def test_is_lock_name() -> None:
 
 def test_exclusive_still_reports_a_parent_it_cannot_make(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("")
-    with pytest.raises(GenerationError, match="a parent of the output directory is a file"):
+    with pytest.raises(
+        GenerationError, match="a parent of the output directory is a file"
+    ):
         with write.exclusive(tmp_path / "file" / "a"):
             pass
 
