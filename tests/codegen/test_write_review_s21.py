@@ -29,6 +29,23 @@ def rewrite_manifest(out: Path, change: Any) -> None:
     (out / MANIFEST_NAME).write_text(json.dumps(document, indent=1, sort_keys=True))
 
 
+def seen_otherwise(monkeypatch: pytest.MonkeyPatch, path: Path, field: int) -> None:
+    """Make `os.fstat` report the directory `path` with `field` (a device, an owner)
+    one more than it is, as a mount point or another user's directory would be."""
+    inode = os.stat(path).st_ino
+    real_fstat = os.fstat
+
+    def fstat(descriptor: int) -> os.stat_result:
+        found = real_fstat(descriptor)
+        if found.st_ino != inode:
+            return found
+        fields = list(found)
+        fields[field] += 1
+        return os.stat_result(fields)
+
+    monkeypatch.setattr(os, "fstat", fstat)
+
+
 def test_check_is_not_fooled_by_a_manifest_edited_along_with_a_file(
     tmp_path: Path,
 ) -> None:
@@ -138,19 +155,8 @@ def test_a_mount_point_inside_the_output_directory_stops_the_run(
     generate(SPEC_EXAMPLES, out)
     (out / "vol" / "inner").mkdir(parents=True)
     (out / "vol" / "inner" / "data.txt").write_text("on the volume\n")
-    mounted = os.stat(out / "vol").st_ino
-    real_fstat = os.fstat
-
-    def fstat(descriptor: int) -> os.stat_result:
-        found = real_fstat(descriptor)
-        if found.st_ino != mounted:
-            return found
-        fields = list(found)
-        fields[stat.ST_DEV] += 1
-        return os.stat_result(fields)
-
     before = os.stat(out).st_ino
-    monkeypatch.setattr(os, "fstat", fstat)
+    seen_otherwise(monkeypatch, out / "vol", stat.ST_DEV)  # another device
     with pytest.raises(GenerationError) as refused:
         generate(other_model(tmp_path), out)
     monkeypatch.undo()
@@ -216,21 +222,11 @@ def test_a_directory_that_cannot_be_given_back_to_its_owner_stops_the_run(
     out = tmp_path / "pkg"
     generate(SPEC_EXAMPLES, out)
     (out / "shared").mkdir()
-    real_fstat = os.fstat
-    shared = os.stat(out / "shared").st_ino
-
-    def fstat(descriptor: int) -> os.stat_result:
-        found = real_fstat(descriptor)
-        if found.st_ino != shared:
-            return found
-        fields = list(found)
-        fields[stat.ST_UID] += 1  # another user's
-        return os.stat_result(fields)
+    seen_otherwise(monkeypatch, out / "shared", stat.ST_UID)  # another user's
 
     def fchown(descriptor: int, uid: int, gid: int) -> None:
         raise PermissionError(1, "Operation not permitted")
 
-    monkeypatch.setattr(os, "fstat", fstat)
     monkeypatch.setattr(os, "fchown", fchown)
     with pytest.raises(GenerationError) as refused:
         generate(other_model(tmp_path), out)
