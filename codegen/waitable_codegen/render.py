@@ -28,11 +28,11 @@ from .literals import Source
 from .locations import templates_dir
 from .naming import Identifier
 from .plan import GenerationPlan, PackagePlan
+from .widths import LINE_LENGTH, most_width
 
 _log = logging.getLogger(__name__)
 
-LINE_LENGTH = 88
-_STRING = r'"(?:\\.|[^"\\])*"'
+_STRING = r"""(?:"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')"""
 # A line over LINE_LENGTH that black leaves alone: one string literal, alone or as
 # a keyword argument or a key, or a name as a keyword argument, in an argument
 # list (nothing there black can split).
@@ -134,7 +134,9 @@ def certainly_stable(source: str) -> bool:
     open or close one start or end their line (those inside a literal, `'\"\"\"'`,
     do neither, and a docstring's text never holds three quotes in a row)."""
     lines = source.split("\n")
-    lengths = list(map(len, lines))
+    # Black counts a wide character as two columns: a line is measured at the most
+    # it may count (`widths`), so none wider than the limit passes unlooked at.
+    lengths = list(map(len if source.isascii() else most_width, lines))
     if max(lengths, default=0) <= LINE_LENGTH:
         return True  # the usual case, decided without looking at any line
     quotes = list(map(docstring_quotes, lines))

@@ -29,6 +29,7 @@ from waitable_codegen import generate, literals
 from waitable_codegen.jmespath import layout
 
 from waitable_codegen import render
+from waitable_codegen.widths import LINE_LENGTH
 
 from .helpers import AWS_MODELS, write_model
 
@@ -295,7 +296,7 @@ def test_a_long_compiled_line_is_split_as_black_splits_it_or_left_for_black(
         return text + (indent + "    pass\n" if needs_body else "")
 
     expected = black.format_str(module([line]), mode=render.black_mode())
-    if lines == [line] and len(line) > layout.LINE_LENGTH:
+    if lines == [line] and len(line) > LINE_LENGTH:
         event("left for black")
         assert not render.certainly_stable(module(lines))
     else:

@@ -60,13 +60,20 @@ def test_nested_functions_are_spaced_as_black_spaces_them(expression: str) -> No
     [
         "[z, y, x, w, v, u, t, s, r, q, p, o, n, m, l, k, j, i, h, g, f, e, d, c, b, a]",
         "sum([z, y, x, w, v, u, t, s, r, q, p, o, n, m, l, k, j, i, h, g, f, e, d, c, b, a])",
+        "{state: reservations[0].instanceState, healthy: instanceHealthStatus, "
+        "count: length(reservations), zz: z, yy: y, xx: x}",
     ],
 )
-def test_a_list_display_black_has_to_split_is_one_item_a_line(expression: str) -> None:
+def test_a_display_black_has_to_split_is_one_item_a_line(expression: str) -> None:
     """Its items fit on one line, but black splits a collection one item a line
-    (the layout wrote them on one line, and the check vouched for it)."""
+    (the layout wrote a list's on one line, and the check vouched for it; a dict
+    display was always left to black)."""
     source = compile_to_source(expression, "_search_thing_0")
-    assert "        z,\n        y,\n" in source or "            z,\n" in source
+    assert (
+        "        z,\n        y,\n" in source
+        or "            z,\n" in source
+        or ('        "xx": x,\n' in source)
+    )
     assert render.certainly_stable(source) and in_black_layout(source)
 
 
@@ -85,7 +92,18 @@ def test_every_compliance_expression_the_check_vouches_for_is_stable() -> None:
 
 
 _FIELD = st.sampled_from(["a", "b", "items", "name", "state", '"quoted key"'])
-_LITERAL = st.sampled_from(["'ok'", "`1`", "`null`", "`true`", "`[1, 2]`", '\'"""\''])
+_LITERAL = st.sampled_from(
+    [
+        "'ok'",
+        "`1`",
+        "`null`",
+        "`true`",
+        "`[1, 2]`",
+        '\'"""\'',
+        "'完完完完完完'",
+        "'ｘ😀'",
+    ]
+)
 
 
 def _grow(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:

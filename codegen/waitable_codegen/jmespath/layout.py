@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-LINE_LENGTH = 88
+from ..widths import may_fit
+
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = frozenset(_OPEN.values())
 _STRING = re.compile(r'"(?:\\.|[^"\\])*"')
@@ -82,7 +83,8 @@ def _escaped_quote(text: str, index: int) -> bool:
 
 
 def _fits(line: str) -> bool:
-    return len(line) <= LINE_LENGTH
+    """Not certainly too long (see `widths`): kept whole, or left for black."""
+    return may_fit(line)
 
 
 def _delimiters(text: str) -> list[str] | None:
@@ -123,7 +125,7 @@ def _bracket_body(
 
 
 def _exploded(indent: str, items: str) -> list[str] | None:
-    """A list display's items one per line, each with a trailing comma: black
+    """A list or dict display's items one per line, each with a trailing comma: black
     splits a collection it has to split this way, even when the items would fit
     on one line (None when an item does not fit)."""
     found = _operators(items) or []
@@ -178,11 +180,12 @@ def layout_line(line: str) -> list[str]:
         optional
         and not tail
         and not delimiters
-        and expression.startswith("[")
+        and expression[:1] in ("[", "{")
         and _matching_open(expression) == 0
         and "else" not in (_delimiters(expression[1:-1]) or ["else"])
-    ):
-        opened, closed = indent + head + "[", indent + "]"
+    ):  # a list or dict display (or a list comprehension)
+        opened = indent + head + expression[0]
+        closed = indent + _OPEN[expression[0]]
         if "," in (_delimiters(expression[1:-1]) or []):
             body = _exploded(inner, expression[1:-1])
         else:

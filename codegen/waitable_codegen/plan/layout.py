@@ -13,8 +13,20 @@ from typing import NamedTuple
 
 from ..literals import SafePart, Source, compose, join, pad
 from ..naming import Identifier
+from ..widths import LINE_LENGTH, may_fit
 
-LINE_LENGTH = 88
+__all__ = [
+    "EMPTY",
+    "LINE_LENGTH",
+    "Expression",
+    "call_value",
+    "class_attribute",
+    "class_header",
+    "plain",
+    "subscript",
+    "subscript_line",
+    "tuple_argument",
+]
 EMPTY = compose("")
 
 
@@ -45,12 +57,12 @@ def class_header(
     black splits it when it is too long for one line."""
     base = compose("{}[{}]", generic, join(", ", arguments)) if arguments else generic
     one_line = compose("class {}({}):", name, base)
-    if len(one_line) <= LINE_LENGTH:
+    if may_fit(one_line):
         return one_line
-    if len(f"    {base}") <= LINE_LENGTH or not arguments:
+    if may_fit(f"    {base}") or not arguments:
         return compose("class {}(\n    {}\n):", name, base)
     joined = join(", ", arguments)
-    if len(f"        {joined}") <= LINE_LENGTH:
+    if may_fit(f"        {joined}"):
         inner = compose("        {}\n", joined)
     else:
         inner = join("", [compose("        {},\n", a) for a in arguments])
@@ -71,14 +83,14 @@ def subscript_line(
     hint, as black does when that makes it fit)."""
     space = pad(indent)
     line = compose("{}{}{}{}", space, prefix, expression.text, suffix)
-    if len(line) <= LINE_LENGTH:
+    if may_fit(line):
         return line
     if expression.outer is None or expression.inner is None:
         text = expression.text
         if (
             parenthesize
             and (text.isidentifier() or _is_string(text))
-            and indent + 4 + len(text) <= LINE_LENGTH
+            and may_fit(text, LINE_LENGTH - indent - 4)
         ):
             return compose(
                 "{}{}(\n{}    {}\n{}){}",
@@ -114,7 +126,7 @@ def tuple_argument(keyword: Identifier, items: Sequence[Source], indent: int) ->
     space = pad(indent)
     if len(items) == 1:
         one_line = compose("{}{}=({},),", space, keyword, items[0])
-        if len(one_line) <= LINE_LENGTH:
+        if may_fit(one_line):
             return one_line
     inner = join("", [compose("{}    {},\n", space, item) for item in items])
     return compose("{}{}=(\n{}{}),", space, keyword, inner, space)
@@ -129,10 +141,10 @@ def call_value(
     arguments on one line, or one per line with a trailing comma)."""
     joined = join(", ", arguments)
     one_line = compose("{}({})", callee, joined)
-    if line_start + len(one_line) + 1 <= LINE_LENGTH:
+    if may_fit(one_line, LINE_LENGTH - line_start - 1):
         return one_line
     space = pad(indent)
-    if indent + 4 + len(joined) <= LINE_LENGTH:
+    if may_fit(joined, LINE_LENGTH - indent - 4):
         return compose("{}(\n{}    {}\n{})", callee, space, joined, space)
     inner = join("", [compose("{}    {},\n", space, part) for part in arguments])
     return compose("{}(\n{}{})", callee, inner, space)
@@ -142,6 +154,6 @@ def class_attribute(target: Source, value: Source) -> Source:
     """`    target = value` in a class body; when too long, the value in black's
     parentheses (if it then fits: otherwise left long, for black to settle)."""
     one_line = compose("    {} = {}", target, value)
-    if len(one_line) <= LINE_LENGTH or 8 + len(value) > LINE_LENGTH:
+    if may_fit(one_line) or not may_fit(value, LINE_LENGTH - 8):
         return one_line
     return compose("    {} = (\n        {}\n    )", target, value)
