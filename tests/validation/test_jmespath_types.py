@@ -409,3 +409,26 @@ def test_on_concrete_data_without_problems_the_result_is_jmespaths() -> None:
                 assert same_value(result.value, case["result"]), case["expression"]
                 compared += 1
     assert compared > 300
+
+
+def test_a_literal_under_a_projection_is_converted_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each element of a projection evaluates the right side again, and converting
+    an object literal hashes every key: a 10 KB path (a 300-item list projected onto
+    two 300-key objects) took 0.8 s, and the cost grew with the product of the two
+    (review of 2026-11-28). Literals are converted once per walk now."""
+    from waitable_codegen.validation import jmespath_types
+
+    converted: list[object] = []
+    real = jmespath_types.from_literal
+
+    def counting(value: Any) -> Any:
+        converted.append(value)
+        return real(value)
+
+    monkeypatch.setattr(jmespath_types, "from_literal", counting)
+    keys = ", ".join(f'"key{i}": {i}' for i in range(300))
+    items = ", ".join(str(i) for i in range(300))
+    jmespath_types.lint(f"`[{items}]`[*].{{a: `{{{keys}}}`, b: `{{{keys}}}`}}", {})
+    assert len(converted) == 3  # the list, and each object once

@@ -108,6 +108,11 @@ class _Checker:
     def __init__(self, text: str) -> None:
         self.text = text
         self.problems: set[ExpressionProblem] = set()
+        #: Each literal converted once (by node id; values are never changed): a
+        #: projection evaluates its right side once per element, and converting an
+        #: object literal hashes every key, so a big literal under a big projection
+        #: cost their product.
+        self._literals: dict[int, Value] = {}
 
     def visit(self, node: Node, current: Value, known: Value) -> Value:
         """The sample value of `node` evaluated over `current`."""
@@ -129,7 +134,10 @@ class _Checker:
         return current
 
     def _literal(self, node: Node, current: Value, known: Value) -> Value:
-        return from_literal(node["value"])
+        converted = self._literals.get(id(node))
+        if converted is None:
+            converted = self._literals[id(node)] = from_literal(node["value"])
+        return converted
 
     def _field(self, node: Node, current: Value, known: Value) -> Value:
         name = node["value"]
