@@ -139,7 +139,9 @@ def certainly_stable(source: str) -> bool:
     lengths = list(map(len if source.isascii() else most_width, lines))
     if max(lengths, default=0) <= LINE_LENGTH:
         return True  # the usual case, decided without looking at any line
-    quotes = list(map(docstring_quotes, lines))
+    quotes = list(map(str.count, lines, repeat(_DOCSTRING_QUOTES)))
+    for index in compress(count(), quotes):  # the few lines holding triple quotes
+        quotes[index] = docstring_quotes(lines[index])
     before = list(accumulate(quotes, initial=0))  # docstring quotes on earlier lines
     for index in compress(count(), map(LINE_LENGTH.__lt__, lengths)):
         in_docstring = before[index] % 2 == 1

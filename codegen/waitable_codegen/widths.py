@@ -31,4 +31,6 @@ def most_width(text: str) -> int:
 
 def may_fit(text: str, room: int = LINE_LENGTH) -> bool:
     """False only when `text` is wider than `room` columns however black counts."""
-    return least_width(text) <= room
+    if text.isascii():  # the usual case, without a second call (thousands a model)
+        return len(text) <= room
+    return len(text) - _non_ascii(text) <= room
