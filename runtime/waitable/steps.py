@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
+import hmac
 import json
 import math
 import random
@@ -216,9 +218,15 @@ class SavedWait:
     history: list[dict[str, Any]] = field(default_factory=list)
     history_limit: int = DEFAULT_HISTORY_LIMIT
 
-    def to_json(self) -> str:
-        """This record as a JSON document."""
-        return json.dumps(self.to_data(), separators=(",", ":"), allow_nan=False)
+    def to_json(self, *, key: bytes | None = None) -> str:
+        """This record as a JSON document; with `key`, signed (HMAC-SHA256) so that
+        `from_json(text, key=key)` refuses it if anything in it was changed: for a
+        record that travels through hands that should not steer the wait (a client
+        that hands it back with its next request)."""
+        data = self.to_data()
+        if key is not None:
+            data["signature"] = _signature(data, _checked_key(key))
+        return json.dumps(data, separators=(",", ":"), allow_nan=False)
 
     def to_data(self) -> dict[str, Any]:
         """This record as JSON data (a dict). Its input must come back from JSON as
@@ -254,14 +262,21 @@ class SavedWait:
         }
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> SavedWait:
-        """The record `to_json` wrote; a clear `WaiterConfigurationError` for anything else."""
+    def from_json(cls, text: str | bytes, *, key: bytes | None = None) -> SavedWait:
+        """The record `to_json` wrote; a clear `WaiterConfigurationError` for anything
+        else. With `key`, the record must carry the signature `to_json(key=key)`
+        gave it, over exactly its content (checked before anything else of it)."""
+        checked_key = None if key is None else _checked_key(key)
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as error:
             raise WaiterConfigurationError(
                 f"a saved wait must be the JSON that SavedWait.to_json() wrote: {error}"
             ) from None
+        if checked_key is not None:
+            _verify(data, checked_key)
+        elif isinstance(data, dict):
+            data.pop("signature", None)  # signed, read by one who does not check
         return cls.from_data(data)
 
     @classmethod
@@ -717,3 +732,43 @@ def _history_limit(value: Any) -> int:
 def _finite_or_none(value: float) -> float | None:
     """JSON has no infinity: a wait without a deadline writes null."""
     return value if math.isfinite(value) else None
+
+
+def _checked_key(key: object) -> bytes:
+    """`key` as bytes for HMAC-SHA256: a secret of at least 16 bytes."""
+    if not isinstance(key, (bytes, bytearray)) or len(key) < 16:
+        raise WaiterConfigurationError(
+            f"a saved wait's signing key must be bytes, at least 16 of them (a "
+            f"secret, e.g. secrets.token_bytes(32)), got {describe_value(key)}"
+            if not isinstance(key, (bytes, bytearray))
+            else f"a saved wait's signing key must be at least 16 bytes, got "
+            f"{len(key)}; use a secret such as secrets.token_bytes(32)"
+        )
+    return bytes(key)
+
+
+def _signature(data: dict[str, Any], key: bytes) -> str:
+    """The HMAC-SHA256 of the record's content, in one canonical JSON spelling
+    (sorted keys, no spaces): what `json.loads` gives back spells the same."""
+    content = json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hmac.new(key, content.encode(), hashlib.sha256).hexdigest()
+
+
+def _verify(data: Any, key: bytes) -> None:
+    """Refuse a record without the signature `key` gives its content."""
+    signature = data.pop("signature", None) if isinstance(data, dict) else None
+    if not isinstance(signature, str):
+        raise WaiterConfigurationError(
+            "a saved wait read with a key must be signed: pass the JSON that "
+            "SavedWait.to_json(key=...) wrote, unchanged"
+        )
+    try:
+        expected = _signature(data, key)
+    except (ValueError, TypeError, RecursionError):
+        expected = ""
+    if not (signature.isascii() and hmac.compare_digest(signature, expected)):
+        raise WaiterConfigurationError(
+            "a saved wait's signature does not match its content: it was changed "
+            "since SavedWait.to_json(key=...) signed it, or signed with another key; "
+            "start a new wait"
+        )
