@@ -12,7 +12,7 @@ import importlib.util
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -37,6 +37,7 @@ from .plan.records import GenerationPlan
 from .plan.search import JMESPATH_MODES, effective_mode
 from .staging import OutputSite
 from .write import (
+    MANIFEST_NAME,
     Changes,
     apply_changes,
     exclusive,
@@ -49,6 +50,7 @@ from .write_manifest import Manifest, new_manifest
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
+_MANIFEST = PurePosixPath(MANIFEST_NAME)
 BLOCKING = ("ERROR", "DANGER")
 
 
@@ -170,9 +172,10 @@ def generate(
     mode = effective_mode(jmespath)
     options = {"service": service, "jmespath": mode}
     named = [(_display_name(label), data) for label, data in inputs]
-    # `--check` renders and compares whatever the manifest says: the manifest is
-    # untrusted, and one edited along with a file would vouch for that file.
-    previous = None if check else read_manifest(target)
+    # `--check` and `--force` render and compare whatever the manifest says: it is
+    # untrusted (one edited along with a file vouches for that file), and `--force`
+    # is how a package the shortcut keeps taking for current is rewritten.
+    previous = None if check or force else read_manifest(target)
     # Cold (no manifest): the digest is needed only for the manifest written last.
     fingerprint = fingerprint_aside(named, options, aside=previous is None)
     if previous is not None:
@@ -246,6 +249,10 @@ def render_and_write(
     )
     if check:
         changes = check_changes(target, files, force=force)
+        if changes.previous is None and files and not changes.stale:
+            # A run writes the manifest (and, until then, nothing can be told
+            # unedited): stale, though every file is as it would be written.
+            changes = replace(changes, write=(*changes.write, _MANIFEST))
     else:
         with exclusive(target):
             changes = plan_changes(target, files, force=force)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from importlib.metadata import PackageNotFoundError, version
 
 from .locations import PACKAGE_DIR, templates_dir
@@ -25,11 +26,16 @@ def _version(distribution: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def generator_fingerprint() -> str:
-    """A digest of the generator's code, templates and formatter version."""
+    """A digest of the generator's code, templates and formatter version, and of the
+    runtime's code, which the generator uses to write (escapes, the paths' reads)
+    and may be upgraded alone: a new runtime must not leave a package unrepaired."""
+    import waitable
+
     sha = hashlib.sha256()
     for label, root, pattern in (
         ("code", PACKAGE_DIR, "*.py"),
         ("template", templates_dir(), "*.jinja"),
+        ("runtime", Path(waitable.__file__).resolve().parent, "*.py"),
     ):
         for path in sorted(root.rglob(pattern)):
             sha.update(f"{label}:{path.relative_to(root).as_posix()}\0".encode())

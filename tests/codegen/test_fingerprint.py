@@ -60,3 +60,68 @@ def test_without_a_worker_thread_the_digest_is_made_inline(
     assert manifest is not None
     assert manifest.fingerprint == inputs_fingerprint(spec_inputs(), OPTIONS)
     assert generate(SPEC_EXAMPLES, out).reused
+
+
+def test_the_runtime_the_generator_writes_with_is_in_the_fingerprint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The generator writes with the runtime's code (escapes, the paths' reads), and
+    the runtime may be upgraded alone: its change left a stale package that every
+    run took for current (review of 2026-11-28)."""
+    import shutil
+
+    import waitable
+
+    from waitable_codegen.fingerprint import generator_fingerprint
+
+    before = generator_fingerprint()
+    copy = tmp_path / "waitable"
+    shutil.copytree(Path(waitable.__file__).parent, copy)
+    (copy / "printable.py").write_text(
+        (copy / "printable.py").read_text() + "\n# a new runtime\n"
+    )
+    generator_fingerprint.cache_clear()
+    monkeypatch.setattr(waitable, "__file__", str(copy / "__init__.py"))
+    try:
+        assert generator_fingerprint() != before
+    finally:
+        monkeypatch.undo()
+        generator_fingerprint.cache_clear()
+    assert generator_fingerprint() == before
+
+
+def test_force_rewrites_a_package_the_manifest_vouches_for(tmp_path: Path) -> None:
+    """A file edited along with its hash in the manifest: `--check` says stale, but
+    a plain run trusts the manifest and writes nothing; `--force` renders and
+    repairs it."""
+    import hashlib
+    import json
+
+    from waitable_codegen.write import MANIFEST_NAME
+
+    out = tmp_path / "pkg"
+    generate(SPEC_EXAMPLES, out)
+    waiters = out / "waiters.py"
+    original = waiters.read_text()
+    waiters.write_text(original + "\nimport os\n")
+    document = json.loads((out / MANIFEST_NAME).read_text())
+    document["files"]["waiters.py"] = hashlib.sha256(waiters.read_bytes()).hexdigest()
+    (out / MANIFEST_NAME).write_text(json.dumps(document))
+    assert generate(SPEC_EXAMPLES, out, check=True).stale
+    assert generate(SPEC_EXAMPLES, out).reused  # the shortcut trusts the manifest
+    repaired = generate(SPEC_EXAMPLES, out, force=True)
+    assert not repaired.reused and repaired.written == (waiters,)
+    assert waiters.read_text() == original
+
+
+def test_check_without_a_manifest_is_stale(tmp_path: Path) -> None:
+    """A run would write the manifest (and until then no file can be told unedited):
+    `--check` said "up to date"."""
+    from waitable_codegen.write import MANIFEST_NAME
+
+    out = tmp_path / "pkg"
+    generate(SPEC_EXAMPLES, out)
+    (out / MANIFEST_NAME).unlink()
+    checked = generate(SPEC_EXAMPLES, out, check=True)
+    assert checked.stale and checked.written == (out / MANIFEST_NAME,)
+    assert not (out / MANIFEST_NAME).exists()

@@ -16,3 +16,6 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
 
         root = Path(self.root)
         generate([str(root / "model.json")], str(root / "src" / "my_sdk" / "waiters"))
+        # Generated files are usually git-ignored, and hatchling leaves ignored
+        # files out of the wheel unless they are named as artifacts.
+        build_data["artifacts"].append("/src/my_sdk/waiters")
