@@ -208,10 +208,12 @@ def _one_spelling(out_dir: str | Path) -> Path:
     parent) and replaced beside the link. Text no file name can hold is refused."""
     text = os.fspath(out_dir)
     try:
-        unusable = "\0" in text or not os.fsencode(text)
+        os.fsencode(text)
     except UnicodeEncodeError:
-        unusable = True
-    if unusable:
+        text_ok = False
+    else:
+        text_ok = "\0" not in text
+    if not text_ok:
         raise UsageError(
             f"the output directory {text!r} holds a character no file name can "
             "(a NUL or a lone surrogate); pass another directory with -o"
