@@ -42,9 +42,13 @@ def start_worker(
     queues); all stopped after."""
     workers: list[Worker] = []
 
-    def start(queues: tuple[str, ...] = ("celery",), app: str = "wait_app") -> Worker:
+    def start(
+        queues: tuple[str, ...] = ("celery",),
+        app: str = "wait_app",
+        path: tuple[str, ...] = (),
+    ) -> Worker:
         log = tmp_path / f"worker{len(workers)}.log"
-        worker = Worker(redis_server.url, log, app=app, queues=queues)
+        worker = Worker(redis_server.url, log, app=app, queues=queues, path=path)
         workers.append(worker)
         wait_until_consuming(redis_server, worker)
         return worker

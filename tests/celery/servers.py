@@ -135,6 +135,7 @@ class Worker:
     """`celery -A wait_app worker -P solo` in its own process group, talking to `redis_url`.
 
     `queues` (`-Q`) are the queues it consumes (default: Celery's "celery");
+    `path` holds directories it imports from besides the tests' own;
     `name` is its node name, which the app's `worker_ready` handler records.
     """
 
@@ -144,11 +145,12 @@ class Worker:
         log: Path,
         app: str = "wait_app",
         queues: tuple[str, ...] = ("celery",),
+        path: tuple[str, ...] = (),
     ) -> None:
         env = dict(os.environ)
         env["WAIT_TEST_REDIS_URL"] = redis_url
         env["PYTHONPATH"] = os.pathsep.join(
-            [str(HERE), str(RUNTIME), env.get("PYTHONPATH", "")]
+            [*path, str(HERE), str(RUNTIME), env.get("PYTHONPATH", "")]
         )
         self.log = log
         self.name = f"w{time.monotonic_ns()}@localhost"

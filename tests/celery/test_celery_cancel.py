@@ -21,7 +21,6 @@ from waitable.celery import (
     installed,
 )
 from waitable.celery import tasks as tasks_module
-from waitable.steps import PollStep
 
 
 def _polls(redis_server: Any, name: str) -> int:
@@ -149,7 +148,6 @@ def test_a_cancel_during_a_poll_has_its_successor_published_due_now(
     assert tasks is not None
     guard = tasks.guard()
     saved = ThingReadyWaiter(_refuse).start({"Name": "x"}, max_wait_time=60, seed=1)
-    step: PollStep[Any] = PollStep(saved, None, 2.5)
     for cancelled in (False, True):
         wait_id, token = f"advance-{uuid.uuid4().hex}", uuid.uuid4().hex
         assert guard.begin(wait_id, 0, token, lease=30, ttl=60).verdict == "run"
@@ -157,7 +155,7 @@ def test_a_cancel_during_a_poll_has_its_successor_published_due_now(
             assert cancel_wait(wait_app.app, wait_id) is True
         task = _Published()
         args = (wait_id, 0, "fake_service:ThingReadyWaiter", CLIENT, "{}", None, None)
-        tasks_module._advance(tasks, task, args, token, step)
+        tasks_module._advance(tasks, task, args, token, 2.5, saved.to_json())
         countdowns = [options["countdown"] for _, options in task.sent]
         assert countdowns == ([2.5, 0.0] if cancelled else [2.5])
         assert all(sent[0][:2] == (wait_id, 1) for sent in task.sent)

@@ -82,6 +82,26 @@ def resolve_client_factory(name: str) -> ClientFactory:
     return factory
 
 
+def unknown_here(waiter: str, client: str) -> list[str]:
+    """The names among `waiter` and `client` that this process neither has
+    registered nor can import (no such module or attribute here, or not a
+    `module:Name` path): during a rolling deploy, the names of a newer release,
+    which a worker of the older one does not know (`start_wait` resolved them in
+    the producer). A module that raises as it is imported is not among them."""
+    found = []
+    for name, registry in ((waiter, _WAITERS), (client, _FACTORIES)):
+        if not isinstance(name, str) or name in registry:
+            continue
+        try:
+            import_object(name)
+        except ImportNameError as exc:
+            if exc.kind in ("missing", "malformed"):
+                found.append(name)
+        except Exception:  # resolving it again reports what is wrong
+            pass
+    return found
+
+
 def _check_name(name: Any, what: str) -> None:
     """A name travels in JSON messages: it must be text."""
     if not isinstance(name, str):

@@ -36,7 +36,12 @@ from .delivery import (
 )
 from .guard import REDIS_OUTAGES, WaitGuard, backoff, retry_redis
 from .lease import holding
-from .names import resolve_client_factory, resolve_waiter, unpolled_waiter
+from .names import (
+    resolve_client_factory,
+    resolve_waiter,
+    unknown_here,
+    unpolled_waiter,
+)
 from .outcome import error_outcome, result_outcome
 
 __all__ = ["DONE_TASK", "POLL_TASK", "WaitTasks", "install", "installed"]
@@ -326,6 +331,8 @@ def _poll(
     if decision.verdict == "resend":
         _send_on_done(tasks, wait_id, on_done, decision.detail)
         return
+    if saved is not None and _put_back(tasks, task, args, token, saved, retries):
+        return
     try:
         if saved is None:
             raise WaiterConfigurationError(
@@ -344,7 +351,8 @@ def _poll(
         outcome = error_outcome(wait_id, waiter, saved, error)
     else:
         if step.result is None:
-            _advance(tasks, task, args, token, step)
+            delay = 0.0 if step.next_delay is None else step.next_delay
+            _advance(tasks, task, args, token, delay, step.state.to_json())
             return
         outcome = result_outcome(wait_id, waiter, saved, step.result)
     text = json.dumps(outcome, separators=(",", ":"), allow_nan=False)
@@ -356,6 +364,40 @@ def _poll(
     if finish.verdict == "send":
         _log_end(wait_id, outcome, on_done)
         _send_on_done(tasks, wait_id, on_done, finish.detail)
+
+
+def _put_back(
+    tasks: WaitTasks,
+    task: Any,
+    args: tuple[Any, ...],
+    token: str,
+    saved: SavedWait,
+    retries: int,
+) -> bool:
+    """Hand the poll, unmade, to the next message when this worker does not know
+    its waiter or client factory (`unknown_here`: a worker of an older release,
+    mid-deploy), so that a worker that knows them makes it; True when it did.
+    The saved wait goes on unchanged as poll `seq + 1` (so copies of this one
+    become stale, as after a poll), due after 1 s, doubling up to the cap of a
+    poll retried while Redis is away, the last at the deadline: the poll made
+    then, past the deadline, ends the wait saying what did not import."""
+    wait_id, seq, waiter, client, state, _, _ = args
+    unknown = unknown_here(waiter, client)
+    left = saved.deadline - time.time()
+    if not unknown or left <= 0:
+        return False
+    countdown = min(backoff(retries, 1.0, _redis_retry_cap(tasks)), left)
+    _advance(tasks, task, args, token, countdown, state, retries + 1)
+    logger.warning(
+        "wait %s: poll %d: this worker cannot import %s (a worker of an older "
+        "release, mid-deploy?); put back for a worker that can, again in %gs; "
+        "the wait ends at its deadline if none can",
+        wait_id,
+        seq,
+        " or ".join(repr(name) for name in unknown),
+        countdown,
+    )
+    return True
 
 
 def _log_end(wait_id: str, outcome: dict[str, Any], on_done: Any) -> None:
@@ -379,9 +421,12 @@ def _advance(
     task: Any,
     args: tuple[Any, ...],
     token: str,
-    step: PollStep[Any],
+    delay: float,
+    state: str,
+    retries: int = 0,
 ) -> None:
-    """Publish poll `seq + 1`, then record it published (which frees the lease).
+    """Publish poll `seq + 1` (the saved wait `state`, due in `delay` seconds),
+    then record it published (which frees the lease).
 
     In this order, and not freeing the lease first, so that a worker dying in
     between leaves the successor on its way (and this poll to be delivered again)
@@ -394,9 +439,8 @@ def _advance(
     a copy of a running poll must.
     """
     wait_id, seq, waiter, client, _, on_done, queue = args
-    delay = 0.0 if step.next_delay is None else step.next_delay
-    next_args = (wait_id, seq + 1, waiter, client, step.state.to_json(), on_done, queue)
-    _publish(task, next_args, delay, queue)
+    next_args = (wait_id, seq + 1, waiter, client, state, on_done, queue)
+    _publish(task, next_args, delay, queue, retries)
     overdue_at = time.time() + delay + tasks.recover_after
     text = message(next_args, queue)
     guard = tasks.guard()
