@@ -15,11 +15,10 @@ corpora while being collected use `shared_corpora.shared_path`/`has_shared`.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
-from shared_corpora import SHARED, missing_reason
+from shared_corpora import missing_reason, missing_shared_file
 
 # No test times anything: hypothesis's per-example deadline and its "input generation
 # is slow" health check measure the machine's load, not the code, so both are off.
@@ -27,20 +26,6 @@ _UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 settings.register_profile("dev", **_UNTIMED)
 settings.register_profile("ci", derandomize=True, print_blob=True, **_UNTIMED)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
-
-
-def _missing_shared_file(error: BaseException | None) -> tuple[str, ...] | None:
-    """The parts under ../shared of a file a FileNotFoundError (or its causes)
-    names, when ../shared lacks it; None for any other error."""
-    seen = 0
-    while error is not None and seen < 20:
-        if isinstance(error, FileNotFoundError) and error.filename:
-            path = Path(os.fsdecode(error.filename)).absolute()
-            if path.is_relative_to(SHARED) and not path.exists():
-                return path.relative_to(SHARED).parts
-        error = error.__cause__ or error.__context__
-        seen += 1
-    return None
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -51,7 +36,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report = outcome.get_result()  # type: ignore[attr-defined]
     if not report.failed or call.excinfo is None:
         return None
-    parts = _missing_shared_file(call.excinfo.value)
+    parts = missing_shared_file(call.excinfo.value)
     if parts is not None:
         report.outcome = "skipped"
         line = item.location[1] or 0

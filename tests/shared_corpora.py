@@ -7,6 +7,7 @@ skipping (for lists built while a module is collected).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -40,3 +41,24 @@ def needs_shared(*parts: str) -> pytest.MarkDecorator:
     missing (for tests parametrized over a corpus, which would otherwise report an
     empty parameter set)."""
     return pytest.mark.skipif(not has_shared(*parts), reason=missing_reason(*parts))
+
+
+def missing_shared_file(error: BaseException | None) -> tuple[str, ...] | None:
+    """The parts under ../shared of a file a FileNotFoundError (or its causes)
+    names, when the corpus it belongs to (`../shared/<a>/<b>`) is missing; None
+    for any other error. A file missing inside a corpus that is there is a
+    failure: a path the code under test made up, not a clone without corpora.
+    The context a `raise ... from None` hides is followed too (the model loader
+    reports a missing file that way)."""
+    seen = 0
+    while error is not None and seen < 20:
+        if isinstance(error, FileNotFoundError) and error.filename:
+            path = Path(os.fsdecode(error.filename)).absolute()
+            if path.is_relative_to(SHARED):
+                parts = path.relative_to(SHARED).parts
+                if not SHARED.joinpath(*parts[:2]).exists():
+                    return parts
+                return None
+        error = error.__cause__ or error.__context__
+        seen += 1
+    return None

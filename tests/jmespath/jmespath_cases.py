@@ -41,7 +41,7 @@ def same_json(left: Any, right: Any) -> bool:
 def waiter_paths() -> list[str]:
     """Every acceptor ``path`` in the shared AWS models, sorted, no repeats."""
     paths: set[str] = set()
-    for model in sorted(MODELS.rglob("*.json")):
+    for model in sorted(MODELS.glob("*/*.json")):
         shapes = json.loads(model.read_text("utf-8")).get("shapes", {})
         for shape in shapes.values():
             waiters = shape.get("traits", {}).get("smithy.waiters#waitable", {})
