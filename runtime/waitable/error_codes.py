@@ -20,8 +20,10 @@ An `errorType` also matches the shape name of botocore's modeled error class whe
 its wire code differs (`modeled_class_name`: awsQuery errors).
 A code that is a bare HTTP status (botocore reports `"404"` when a HEAD response
 has no body) is resolved through the operation's modeled errors: the one whose
-`http_status` equals it gives its name. A bare `"404"` that no modeled error
-claims reads as `NotFound`, as the AWS SDK for Rust does.
+`http_status` equals it gives its name. When several errors have that status the
+response cannot tell which one it was, and none is picked (their order in the
+model would decide). A bare `"404"` that not exactly one modeled error claims
+reads as `NotFound`, as the AWS SDK for Rust does.
 
 Transport failures are not service errors and are never shown to acceptors:
 `OSError` (so `ConnectionError` and `TimeoutError`, which is also
@@ -176,9 +178,9 @@ def error_code(exc: BaseException, modeled: Iterable[ModeledError] = ()) -> str:
     code = shape_name(_raw_code(exc))
     if code.isascii() and code.isdigit():
         status = int(code)
-        for error in modeled:
-            if error.http_status == status:
-                return shape_name(error.name)
+        claimed = {shape_name(e.name) for e in modeled if e.http_status == status}
+        if len(claimed) == 1:
+            return claimed.pop()
         if status == 404:
             return "NotFound"
     return code

@@ -57,6 +57,28 @@ class NotFound(Exception):
         (client_error("404"), (ModeledError("NoSuchKey", 404),), "NoSuchKey"),
         (client_error("403"), (), "403"),
         (client_error("409"), (ModeledError("Conflict", 409),), "Conflict"),
+        # Several errors with the status: the response cannot tell which; none is
+        # picked by its place in the model (a 404 still reads as NotFound).
+        (
+            client_error("400"),
+            (ModeledError("ValidationException", 400), ModeledError("Invalid", 400)),
+            "400",
+        ),
+        (
+            client_error("400"),
+            (ModeledError("Invalid", 400), ModeledError("ValidationException", 400)),
+            "400",
+        ),
+        (
+            client_error("404"),
+            (ModeledError("NoSuchKey", 404), ModeledError("NoSuchUpload", 404)),
+            "NotFound",
+        ),
+        (  # the same error listed twice is still one
+            client_error("409"),
+            (ModeledError("Conflict", 409), ModeledError("x#Conflict", 409)),
+            "Conflict",
+        ),
         (
             client_error("com.amazonaws.dynamodb#ResourceNotFoundException"),
             (),
