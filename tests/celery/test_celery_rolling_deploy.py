@@ -29,12 +29,15 @@ def new_client():
 """
 
 
-def _release_two(root: Path) -> tuple[Path, str]:
-    """A directory holding the newer release's module, and that module's name."""
+@pytest.fixture
+def release_two(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str]:
+    """A directory holding the newer release's module, and that module's name;
+    this process (the producer) runs the newer release."""
     module = f"release_two_{uuid.uuid4().hex}"
-    folder = root / "release-two"
+    folder = tmp_path / "release-two"
     folder.mkdir()
     (folder / f"{module}.py").write_text(RELEASE_TWO)
+    monkeypatch.syspath_prepend(str(folder))
     return folder, module
 
 
@@ -69,16 +72,11 @@ def test_unknown_here_names_what_neither_registers_nor_imports(
 
 
 def test_a_poll_an_old_worker_cannot_import_waits_for_a_new_worker(
-    redis_server: Any,
-    wait_app: Any,
-    start_worker: Any,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    redis_server: Any, wait_app: Any, start_worker: Any, release_two: tuple[Path, str]
 ) -> None:
     from fake_service import ThingService
 
-    folder, module = _release_two(tmp_path)
-    monkeypatch.syspath_prepend(str(folder))  # the producer runs the new release
+    folder, module = release_two
     name = f"deploy-{uuid.uuid4().hex}"
     ThingService(redis_server.url).plan(name, "ready", 2)
     old = start_worker()
@@ -101,16 +99,11 @@ def test_a_poll_an_old_worker_cannot_import_waits_for_a_new_worker(
 
 
 def test_with_no_worker_that_can_import_the_wait_ends_at_its_deadline(
-    redis_server: Any,
-    wait_app: Any,
-    start_worker: Any,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    redis_server: Any, wait_app: Any, start_worker: Any, release_two: tuple[Path, str]
 ) -> None:
     from fake_service import ThingService
 
-    folder, module = _release_two(tmp_path)
-    monkeypatch.syspath_prepend(str(folder))
+    folder, module = release_two
     name = f"stuck-{uuid.uuid4().hex}"
     ThingService(redis_server.url).plan(name, "ready", 1)
     worker = start_worker()
