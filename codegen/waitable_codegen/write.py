@@ -250,6 +250,12 @@ def _may_replace(
         )
     if entry.kind is Kind.MISSING or force:
         return
+    if entry.kind is Kind.UNREADABLE:
+        raise GenerationError(
+            f"{where}: cannot read this file, so whether generate-waiters wrote it "
+            "(and whether it was edited since) cannot be told; make it readable, "
+            "move it away, or pass --force to replace it"
+        )
     if entry.kind is not Kind.FILE:
         raise GenerationError(
             f"{where}: a {entry.kind.value} that generate-waiters did not write is "

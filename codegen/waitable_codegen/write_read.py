@@ -26,6 +26,7 @@ class Kind(enum.Enum):
     DIRECTORY = "directory"
     SYMLINK = "symbolic link"
     SPECIAL = "special file"
+    UNREADABLE = "regular file this user cannot read"
 
 
 @dataclass(frozen=True)
@@ -131,8 +132,8 @@ def probe(root_fd: int, relative: PurePosixPath, limit: int = READ_LIMIT) -> Ent
         if kind is not Kind.FILE:
             return Entry(kind, relative)
         data = read_regular(relative.name, current, limit)
-        if data is None:
-            return Entry(Kind.SPECIAL, relative)
+        if data is None:  # refused (EACCES), or replaced since it was looked at
+            return Entry(Kind.UNREADABLE, relative)
         return Entry(Kind.FILE, relative, data)
     finally:
         for descriptor in descriptors:
