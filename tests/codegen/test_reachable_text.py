@@ -9,7 +9,7 @@ import codecs
 import json
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from hypothesis import given, settings
@@ -20,8 +20,8 @@ from waitable_codegen import api
 from waitable_codegen.errors import GenerationError
 from waitable_codegen.model.reachable import reachable_documents
 from waitable_codegen.model.json_text import MAX_NESTING
-from waitable_codegen.model.reachable_text import reachable_texts
-from waitable_codegen.model.shapes import UNREAD_TRAITS
+from waitable_codegen.model.reachable_text import _Kind, reachable_texts
+from waitable_codegen.model.shapes import SHAPE_TYPES, UNREAD_TRAITS
 
 from .helpers import ERRORFILES, SPEC_EXAMPLES, corpus_files, smithy_model, thing_shapes
 from .test_reachable import NS, generated, service_model, text_cut
@@ -161,6 +161,9 @@ DECLINED = {
     "a shape key the loader does not know": _with(
         **{f"{NS}#T": {"type": "string", "note": "x"}}
     ),
+    "a type the loader does not know": _with(**{f"{NS}#T": {"type": "thing"}}),
+    "an apply entry": _with(**{f"{NS}#T": {"type": "apply", "traits": {}}}),
+    "mixins": _with(**{f"{NS}#T": {"type": "structure", "mixins": []}}),
     "traits that are not an object": _with(
         **{f"{NS}#T": {"type": "string", "traits": []}}
     ),
@@ -197,6 +200,12 @@ REORDERED = _replace(
 )
 READ["a kept body's keys in another order, one of them twice"] = REORDERED
 SAME_OUTCOME = {**DECLINED, **READ}
+
+
+def test_the_outline_reads_the_loader_s_shape_types() -> None:
+    """msgspec refuses any other type as it reads (`_Kind`): they must be the
+    loader's `SHAPE_TYPES`, no more and no fewer."""
+    assert set(get_args(_Kind)) == SHAPE_TYPES
 
 
 def test_a_kept_body_is_read_whatever_its_key_order() -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
@@ -39,23 +39,49 @@ from .reachable import (
     cut_document,
     closure,
     is_bare_operation,
-    is_plain_kind,
     is_plain_version,
 )
 from .shape_ids import are_shape_ids
 from .shapes import UNREAD_TRAITS, WAITABLE_TRAIT
 
 _Raw = Raw | UnsetType
+_Kind = Literal[
+    "blob",
+    "boolean",
+    "string",
+    "byte",
+    "short",
+    "integer",
+    "long",
+    "float",
+    "double",
+    "bigInteger",
+    "bigDecimal",
+    "timestamp",
+    "document",
+    "enum",
+    "intEnum",
+    "list",
+    "set",
+    "map",
+    "structure",
+    "union",
+    "service",
+    "resource",
+    "operation",
+]
+"""The shape types the cut reads: `SHAPE_TYPES` (a test holds them equal)."""
 
 
 class _Shape(Struct, forbid_unknown_fields=True):
     """A shape as the cut reads it: its type and its traits' names; each trait's
     value and every other key left as raw JSON. The keys are those the JSON AST
-    gives shapes; a body with another key is declined (json reads it)."""
+    gives shapes; a body with another key is declined (json reads it), and so is
+    one with `mixins` (not plain, see `model.reachable`) or a type other than the
+    `_Kind`s: msgspec refuses them as it reads, so no pass over the shapes has to."""
 
-    type: str
+    type: _Kind
     traits: dict[str, Raw] | UnsetType = UNSET
-    mixins: _Raw = UNSET
     members: _Raw = UNSET
     member: _Raw = UNSET
     key: _Raw = UNSET
@@ -168,13 +194,15 @@ def with_unread_decoded(documents: list[dict[str, Any]]) -> list[dict[str, Any]]
 
 def _find_roots(shapes: dict[str, _Shape], roots: list[str]) -> None:
     """Add the services and shapes with waiters among `shapes` to `roots`; refused
-    when a shape is not plain (see `model.reachable`)."""
+    when a shape id is not plain (the rest of the outline msgspec checked, see
+    `_Shape`)."""
     if not are_shape_ids(shapes):
         raise _Refused
     for shape_id, shape in shapes.items():
-        if shape.mixins is not UNSET or not is_plain_kind(shape.type):
-            raise _Refused
-        if shape.type == "service" or WAITABLE_TRAIT in _traits(shape):
+        traits = shape.traits
+        if shape.type == "service" or (
+            traits is not UNSET and WAITABLE_TRAIT in traits
+        ):
             roots.append(shape_id)
 
 
