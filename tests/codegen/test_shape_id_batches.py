@@ -121,3 +121,12 @@ def test_a_member_id_is_not_a_shape_id() -> None:
     assert not are_shape_ids(["ns#Shape$member"])
     assert are_shape_ids(["ns#Shape", "ns.sub#Other"])
     assert {"ns#Shape", "ns.sub#Other"} <= shape_ids.KNOWN_SHAPE_IDS
+
+
+@pytest.mark.parametrize("inside", ["a#b\na#c", "a#b\n", "\na#b", "a\nb"])
+def test_a_line_break_inside_a_text_of_a_large_batch_is_refused(inside: str) -> None:
+    """The bytes passes count the line breaks: one inside a text is one too many,
+    whether the lines it makes would be valid or not."""
+    names = [f"ns#Name{index}" for index in range(20)]
+    assert not are_shape_ids([*names, inside])
+    assert not are_identifiers([f"Name{index}" for index in range(20)] + [inside])

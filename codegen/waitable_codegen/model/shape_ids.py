@@ -40,6 +40,7 @@ KNOWN_MEMBER_IDS: set[str] = set()
 KNOWN_IDENTIFIERS: set[str] = set()
 _REMEMBERED = 200_000
 _FEW = 8  # a batch this small is matched one by one: the bytes passes cost more
+_ONLY_STR = frozenset({str})
 
 
 def _matches(text: object, pattern: re.Pattern[str], valid: set[str]) -> bool:
@@ -91,17 +92,13 @@ def _all_match(
     unknown = set(texts) - valid
     if not unknown:
         return True
-    if not all(type(text) is str for text in unknown):
+    if not _ONLY_STR.issuperset(map(type, unknown)):
         return False
     if len(unknown) <= _FEW:
         if not all(one.fullmatch(text) for text in unknown):
             return False
-    else:
-        joined = "\n".join(unknown)
-        if joined.count("\n") != len(unknown) - 1:  # a line break inside a text
-            return False
-        if not _lines_valid(joined, len(unknown), namespaced):
-            return False
+    elif not _lines_valid("\n".join(unknown), len(unknown), namespaced):
+        return False
     if len(valid) + len(unknown) > _REMEMBERED:
         valid.clear()
     valid.update(unknown)
@@ -127,9 +124,11 @@ _NOT_SEPARATORS = bytes(byte for byte in range(256) if byte not in b".#\n")
 
 
 def _lines_valid(joined: str, lines: int, namespaced: bool) -> bool:
-    """Whether every line of `joined` is a shape id (`namespaced`) or an
+    """Whether `joined` is `lines` lines, each a shape id (`namespaced`) or an
     identifier, as `_SHAPE_ID_RE` and `_IDENTIFIER_RE` would each match it, in
-    bytes operations over the whole text instead of a match per line.
+    bytes operations over the whole text instead of a match per line. (A text
+    with a line break inside, joined with others, makes more lines than texts:
+    the separators' check below refuses it, counting the line breaks.)
 
     Each byte becomes its class (letter `a`, digit `0`, `_`, separator `|`, else
     `!`): every segment between separators must be non-empty, hold a letter or
