@@ -18,8 +18,7 @@ import gc
 import json
 import re
 import sys
-from itertools import accumulate, compress, repeat
-from operator import is_
+from itertools import accumulate, compress
 from typing import Any
 
 from ..errors import safe_text
@@ -72,7 +71,8 @@ def value_nesting_depth(value: Any, limit: int | None = None) -> int:
 
     Each level's children come from one `gc.get_referents` call (the values of its
     dicts, the items of its lists: every container is among them, as it could be
-    part of a cycle), the next level is the dicts and lists among them."""
+    part of a cycle), the next level is the dicts and lists among them (one pass
+    over the children, in C)."""
     level = [value] if type(value) in (dict, list) else []
     depth = 0
     while level:
@@ -80,10 +80,14 @@ def value_nesting_depth(value: Any, limit: int | None = None) -> int:
         if limit is not None and depth > limit:
             break
         children = gc.get_referents(*level)
-        types = list(map(type, children))
-        level = list(compress(children, map(is_, types, repeat(dict))))
-        level += compress(children, map(is_, types, repeat(list)))
+        level = list(
+            compress(children, map(_CONTAINERS.__contains__, map(type, children)))
+        )
     return depth
+
+
+_CONTAINERS = frozenset({dict, list})
+"""The types of the decoded JSON values that nest (exact: json builds no subclass)."""
 
 
 def check_value_nesting(value: Any, source: str) -> None:
