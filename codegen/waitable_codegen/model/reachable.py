@@ -30,6 +30,12 @@ _FIXED_MEMBERS = {"list": ("member",), "set": ("member",), "map": ("key", "value
 _SINGLE = ("input", "output")
 _BINDINGS_SINGLE = ("create", "put", "read", "update", "delete", "list")
 _BINDINGS_LIST = ("operations", "collectionOperations")
+_BINDERS = frozenset({"service", "resource"})
+_REFERRING = frozenset(
+    {"member", "key", "value", "input", "output", "errors", "resources"}
+    | {"identifiers", "properties"}
+)
+"""The keys `_targets` reads besides `members`."""
 PRELUDE_IDS = frozenset(prelude_shapes())
 _NO_TRAITS: dict[str, Any] = {}
 
@@ -124,6 +130,8 @@ def closure(
         for target in _targets(body):
             if type(target) is str and target in known and target not in kept:
                 pending.append(target)
+        if body["type"] not in _BINDERS:
+            continue
         for target in _bindings(body):
             if type(target) is not str or target not in known:
                 continue
@@ -145,13 +153,20 @@ def is_bare_operation(kind: str, marked: bool) -> bool:
 
 def _targets(body: dict[str, Any]) -> list[Any]:
     """The shape ids a body refers to, other than bound operations (malformed
-    slots are skipped: loading the shape reports them)."""
+    slots are skipped: loading the shape reports them). Most bodies hold none of
+    the `_REFERRING` keys (a structure: its type, traits and members), and are
+    done after their members."""
     found: list[Any] = []
     kind = body["type"]
     if kind in _MEMBER_TYPES:
         members = body.get("members")
         if type(members) is dict:
-            found += map(_target, members.values())
+            found = [  # `_target` of each, without a call each
+                member.get("target") if type(member) is dict else None
+                for member in members.values()
+            ]
+    if _REFERRING.isdisjoint(body):
+        return found
     for name in _FIXED_MEMBERS.get(kind, ()):
         found.append(_target(body.get(name)))
     for name in _SINGLE:
@@ -168,9 +183,7 @@ def _targets(body: dict[str, Any]) -> list[Any]:
 
 
 def _bindings(body: dict[str, Any]) -> Iterator[Any]:
-    """The operations a service or resource binds."""
-    if body["type"] not in ("service", "resource"):
-        return
+    """The operations a service or resource (`_BINDERS`) binds."""
     for name in _BINDINGS_SINGLE:
         yield _target(body.get(name))
     for name in _BINDINGS_LIST:
