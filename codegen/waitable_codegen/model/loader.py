@@ -38,6 +38,7 @@ _MEMBER_TYPES = frozenset({"structure", "union", "enum", "intEnum"})
 _FIXED_MEMBERS = {"list": ("member",), "set": ("member",), "map": ("key", "value")}
 _SERVICE_TYPES = frozenset({"service", "resource", "operation"})
 _NO_MEMBERS: dict[str, Any] = {}
+_ONLY_STR = frozenset({str})
 
 
 @dataclass
@@ -137,7 +138,12 @@ def _traits(body: dict[str, Any], source: str, where: Location) -> dict[str, Any
     parsed JSON's own dict: nothing else holds it)."""
     if "traits" not in body:
         return {}
-    traits = _object(body["traits"], source, (*where, "traits"), "traits")
+    value = body["traits"]  # (the location is built only for a bad value:)
+    traits: dict[str, Any] = (
+        value
+        if type(value) is dict
+        else _object(value, source, (*where, "traits"), "traits")
+    )
     if not traits.keys() <= KNOWN_SHAPE_IDS:
         for trait_id in traits:
             check_shape_id(trait_id, source, (*where, "traits", trait_id))
@@ -146,6 +152,10 @@ def _traits(body: dict[str, Any], source: str, where: Location) -> dict[str, Any
 
 def _reference(value: Any, source: str, where: Location) -> str:
     """The target of an AST shape reference `{"target": "ns#Shape"}`."""
+    if type(value) is dict:  # the common case: a target already found valid
+        target = value.get("target")
+        if type(target) is str and target in KNOWN_SHAPE_IDS:
+            return target
     if not isinstance(value, dict) or "target" not in value:
         raise model_error(
             source,
@@ -163,14 +173,23 @@ def _references(value: Any, source: str, where: Location) -> tuple[str, ...]:
             where,
             f"expected an array of shape references, found {json_type(value)}",
         )
+    targets: tuple[Any, ...] = tuple(
+        item.get("target") if type(item) is dict else None for item in value
+    )
+    if _ONLY_STR.issuperset(map(type, targets)) and KNOWN_SHAPE_IDS.issuperset(
+        targets
+    ):  # the common case: every target already found valid, no location built
+        return targets
     return tuple(
         _reference(item, source, (*where, index)) for index, item in enumerate(value)
     )
 
 
 def _member(
-    shape_id: str, name: str, value: Any, source: str, where: Location
+    shape_id: str, name: str, value: Any, source: str, parent: Location
 ) -> Member:
+    """The member `name` of `shape_id`, whose location is `parent` and `name`
+    (built only when the member is checked the long way)."""
     if type(value) is dict:  # the common case, checked without building locations
         target = value.get("target")
         if type(target) is str and target in KNOWN_SHAPE_IDS:
@@ -179,6 +198,7 @@ def _member(
                 return Member(name, target, shape_id, traits)
             if "traits" not in value:
                 return Member(name, target, shape_id, {})
+    where = (*parent, name)
     target = _reference(value, source, where)
     return Member(name, target, shape_id, _traits(value, source, where))
 
@@ -201,16 +221,15 @@ def _parse_shape(shape_id: str, kind: str, body: dict[str, Any], source: str) ->
             _object(members, source, (*where, "members"), "member name to member")
         held = shape.members
         named = are_identifiers(members)  # all at once; else each, in order
+        parent = (*where, "members")
         for name, value in members.items():
             if not named and name not in KNOWN_IDENTIFIERS:
-                check_identifier(name, source, (*where, "members", name), "member name")
-            held[name] = _member(
-                shape_id, name, value, source, (*where, "members", name)
-            )
+                check_identifier(name, source, (*parent, name), "member name")
+            held[name] = _member(shape_id, name, value, source, parent)
     else:
         for name in _FIXED_MEMBERS.get(kind, ()):
             value = body.get(name)
-            shape.members[name] = _member(shape_id, name, value, source, (*where, name))
+            shape.members[name] = _member(shape_id, name, value, source, where)
     if kind in _SERVICE_TYPES:
         _relationships(shape, kind, body, source, where)
     if "mixins" in body:
