@@ -24,7 +24,8 @@ The model API:
   `refs` (relationship → target ids), `input`/`output` (None for none or Unit),
   `errors`, `properties` (`version`, `rename`, ...).
 - `Member`: `name`, `target`, `container`, `traits`, `id`, `required`.
-- `Model.services()`, `Model.service_operations(service_id)`,
+- `Model.services()`, `Model.service_operations(service_id)` (sorted; unordered:
+  `Model.bound_operations(service_id)`),
   `Model.waitable_operations()`, `Model.closure(root_id)`, `Model.target(member)`.
 """
 
@@ -34,7 +35,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .closure import service_operations, shape_closure
+from .closure import bound_operations, service_operations, shape_closure
 from .errors import ModelError
 from .files import (
     MAX_MODEL_BYTES,
@@ -108,6 +109,10 @@ class Model:
     def service_operations(self, service_id: str) -> list[str]:
         """The operations in a service's closure, sorted by id."""
         return service_operations(self.shapes, service_id)
+
+    def bound_operations(self, service_id: str) -> set[str]:
+        """The operations in a service's closure, unordered."""
+        return bound_operations(self.shapes, service_id)
 
     def closure(self, root_id: str) -> set[str]:
         """Every shape reachable from a shape (a service's closure, for a service)."""

@@ -20,6 +20,13 @@ _RESOURCE_OPERATIONS = (
 
 def service_operations(shapes: Mapping[str, Shape], service_id: str) -> list[str]:
     """Every operation bound to a service, directly or through (nested) resources, sorted."""
+    return sorted(bound_operations(shapes, service_id))
+
+
+def bound_operations(shapes: Mapping[str, Shape], service_id: str) -> set[str]:
+    """Every operation bound to a service, directly or through (nested) resources,
+    unordered: for callers that group them (sorting thousands of ids costs more
+    than finding them)."""
     found: set[str] = set()
     pending = [service_id]
     visited: set[str] = set()
@@ -32,7 +39,7 @@ def service_operations(shapes: Mapping[str, Shape], service_id: str) -> list[str
         for key in keys:
             found.update(container.refs.get(key, ()))
         pending.extend(container.refs.get("resources", ()))
-    return sorted(op for op in found if shapes[op].type == "operation")
+    return {op for op in found if shapes[op].type == "operation"}
 
 
 def shape_closure(shapes: Mapping[str, Shape], root_id: str) -> set[str]:

@@ -20,7 +20,7 @@ def check_unique_names(model: Model) -> list[ValidationEvent]:
     events: list[ValidationEvent] = []
     for service in model.services():
         operations_by_name: dict[str, set[str]] = defaultdict(set)
-        for operation_id in model.service_operations(service.id):
+        for operation_id in model.bound_operations(service.id):  # grouped: any order
             waiters = model[operation_id].traits.get(WAITABLE_TRAIT)
             if isinstance(waiters, dict):
                 for name in waiters:
