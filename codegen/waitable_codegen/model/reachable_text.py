@@ -36,7 +36,6 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 from .reachable import (
     MIXIN_TRAIT,
     PRELUDE_IDS,
-    cut_document,
     closure,
     is_bare_operation,
     is_plain_version,
@@ -175,10 +174,7 @@ def _cut(datas: Sequence[bytes]) -> list[dict[str, Any]]:
 
     kept, bared = closure(roots, shapes, body_of, bare)
     cut = kept | bared
-    return [
-        cut_document(_parsed(document, decoded, cut), kept, bared)
-        for document in documents
-    ]
+    return [_parsed(document, decoded, cut) for document in documents]
 
 
 def with_unread_decoded(documents: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -249,15 +245,17 @@ def _document(data: bytes) -> _Document:
 def _parsed(
     document: _Document, decoded: dict[str, dict[str, Any]], cut: set[str]
 ) -> dict[str, Any]:
-    """The document as json would have parsed it, with only the shapes in `cut`
-    (the decoded bodies, and None for a bare operation, which `cut_document`
-    makes bare), in the document's order."""
+    """The document as json would have parsed it, cut as `cut_document` cuts it:
+    only the shapes in `cut`, in the document's order, each kept one's decoded
+    body and a bare `{"type": "operation"}` for each bound operation kept bare
+    (the shapes `decoded` lacks)."""
     parsed: dict[str, Any] = {"smithy": document.smithy}
     if document.metadata is not UNSET:
         metadata = _object(document.metadata)
         parsed["metadata"] = metadata
     parsed["shapes"] = {
-        key: decoded.get(key) for key in filter(cut.__contains__, document.shapes)
+        key: decoded[key] if key in decoded else {"type": "operation"}
+        for key in filter(cut.__contains__, document.shapes)
     }
     return parsed
 
