@@ -97,34 +97,34 @@ _RESERVED = frozenset(keyword.kwlist) | {"match", "case", "_"} | frozenset(_BUIL
 _RESERVED |= {"value", "Any", "_jp"}
 
 
-def _is_upper(char: str) -> bool:
-    return "A" <= char <= "Z"
+# Where snake_name puts an underscore, as zero-width matches: a capital after a
+# lower-case letter or digit, and the last capital of a run before a lower-case
+# letter. Fixed-width lookarounds: one step per position, never a backtrack, and
+# `sub` with a plain "_" runs in C, where a group template (`\1_\2`) calls back
+# into Python for every match.
+_LOWER_THEN_UPPER = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_ACRONYM_END = re.compile(r"(?<=[A-Z])(?=[A-Z][a-z])")
+_NOT_NAME = re.compile(r"[^a-z0-9]+")
 
 
 def _split_acronyms(words: str) -> str:
     """``HTTPServer`` -> ``HTTP_Server`` in one pass.
 
     The same as ``re.sub(r"([A-Z]+)([A-Z][a-z])", r"\\1_\\2", words)``, whose
-    backtracking is quadratic on a long run of capitals (a hostile path name).
+    backtracking is quadratic on a long run of capitals (a hostile path name): an
+    underscore before each capital that follows a capital and precedes a
+    lower-case letter.
     """
-    out = []
-    last = len(words) - 1
-    for index, char in enumerate(words):
-        if (
-            0 < index < last
-            and _is_upper(char)
-            and _is_upper(words[index - 1])
-            and "a" <= words[index + 1] <= "z"
-        ):
-            out.append("_")
-        out.append(char)
-    return "".join(out)
+    return _ACRONYM_END.sub("_", words)
 
 
 def snake_name(text: str) -> str:
     """A lower_snake_case identifier made from ``text`` (may be empty)."""
-    words = _split_acronyms(re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", text))
-    name = re.sub(r"[^a-z0-9]+", "_", words.lower()).strip("_")
+    # The lookaround is `re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", text)`: the
+    # capital that match consumes can never start the next one, so no place is
+    # skipped.
+    words = _split_acronyms(_LOWER_THEN_UPPER.sub("_", text))
+    name = _NOT_NAME.sub("_", words.lower()).strip("_")
     if name[:1].isdigit():
         name = "n_" + name
     return name[:32].rstrip("_")
