@@ -21,6 +21,7 @@ from ..naming import (
     pascal_identifier,
     unique_name,
 )
+from ..widths import may_fit
 from .layout import Expression, class_header, plain, subscript, subscript_line
 from .records import FieldPlan, TypedDictPlan
 
@@ -251,11 +252,18 @@ class TypedDictPlanner:
         if functional or annotation.text in self._naming_classes:
             annotation = plain(string_literal(annotation.text))
         full = annotation if required else self._not_required(annotation.text)
+        # The line `subscript_line` makes when it fits, made directly (nearly every
+        # field's): the same text, without composing the prefix and the line apart.
         if functional:
-            line = subscript_line(compose("{}: ", key), full, 8, compose(","))
+            line = compose("        {}: {},", key, full.text)
+            if not may_fit(line):
+                line = subscript_line(compose("{}: ", key), full, 8, compose(","))
         else:
-            prefix = compose("{}: ", identifier(name))
-            line = subscript_line(prefix, full, 4, parenthesize=True)
+            name_source = identifier(name)
+            line = compose("    {}: {}", name_source, full.text)
+            if not may_fit(line):
+                prefix = compose("{}: ", name_source)
+                line = subscript_line(prefix, full, 4, parenthesize=True)
         return FieldPlan(name, key, annotation.text, required, line)
 
     def _not_required(self, annotation: Source) -> Expression:
