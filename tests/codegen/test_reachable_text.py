@@ -9,8 +9,9 @@ import codecs
 import json
 import math
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,7 +21,7 @@ from waitable_codegen import api
 from waitable_codegen.errors import GenerationError
 from waitable_codegen.model.reachable import reachable_documents
 from waitable_codegen.model.json_text import MAX_NESTING
-from waitable_codegen.model.reachable_text import _Kind, reachable_texts
+from waitable_codegen.model.reachable_text import _Shape, reachable_texts
 from waitable_codegen.model.shapes import SHAPE_TYPES, UNREAD_TRAITS
 
 from .helpers import ERRORFILES, SPEC_EXAMPLES, corpus_files, smithy_model, thing_shapes
@@ -203,9 +204,14 @@ SAME_OUTCOME = {**DECLINED, **READ}
 
 
 def test_the_outline_reads_the_loader_s_shape_types() -> None:
-    """msgspec refuses any other type as it reads (`_Kind`): they must be the
+    """msgspec refuses any other type as it reads (`_Shape.type`): it reads the
     loader's `SHAPE_TYPES`, no more and no fewer."""
-    assert set(get_args(_Kind)) == SHAPE_TYPES
+    outline = msgspec.json.Decoder(_Shape)
+    for kind in sorted(SHAPE_TYPES):
+        assert outline.decode(json.dumps({"type": kind})).type == kind
+    for kind in ("bogus", "Structure", "apply", "", "member"):
+        with pytest.raises(msgspec.ValidationError):
+            outline.decode(json.dumps({"type": kind}))
 
 
 def test_a_kept_body_is_read_whatever_its_key_order() -> None:

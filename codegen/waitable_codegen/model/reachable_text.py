@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
@@ -41,35 +41,9 @@ from .reachable import (
     is_plain_version,
 )
 from .shape_ids import are_shape_ids
-from .shapes import UNREAD_TRAITS, WAITABLE_TRAIT
+from .shapes import UNREAD_TRAITS, WAITABLE_TRAIT, ShapeType
 
 _Raw = Raw | UnsetType
-_Kind = Literal[
-    "blob",
-    "boolean",
-    "string",
-    "byte",
-    "short",
-    "integer",
-    "long",
-    "float",
-    "double",
-    "bigInteger",
-    "bigDecimal",
-    "timestamp",
-    "document",
-    "enum",
-    "intEnum",
-    "list",
-    "set",
-    "map",
-    "structure",
-    "union",
-    "service",
-    "resource",
-    "operation",
-]
-"""The shape types the cut reads: `SHAPE_TYPES` (a test holds them equal)."""
 
 
 class _Shape(Struct, forbid_unknown_fields=True):
@@ -77,9 +51,10 @@ class _Shape(Struct, forbid_unknown_fields=True):
     value and every other key left as raw JSON. The keys are those the JSON AST
     gives shapes; a body with another key is declined (json reads it), and so is
     one with `mixins` (not plain, see `model.reachable`) or a type other than the
-    `_Kind`s: msgspec refuses them as it reads, so no pass over the shapes has to."""
+    `ShapeType`s: msgspec refuses them as it reads, so no pass over the shapes has to.
+    """
 
-    type: _Kind
+    type: ShapeType
     traits: dict[str, Raw] | UnsetType = UNSET
     members: _Raw = UNSET
     member: _Raw = UNSET

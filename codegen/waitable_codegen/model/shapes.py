@@ -3,30 +3,34 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
-SIMPLE_TYPES = frozenset(
-    {
-        "blob",
-        "boolean",
-        "string",
-        "byte",
-        "short",
-        "integer",
-        "long",
-        "float",
-        "double",
-        "bigInteger",
-        "bigDecimal",
-        "timestamp",
-        "document",
-        "enum",
-        "intEnum",
-    }
-)
-AGGREGATE_TYPES = frozenset({"list", "set", "map", "structure", "union"})
-SERVICE_TYPES = frozenset({"service", "resource", "operation"})
-SHAPE_TYPES = SIMPLE_TYPES | AGGREGATE_TYPES | SERVICE_TYPES
+SimpleType = Literal[
+    "blob",
+    "boolean",
+    "string",
+    "byte",
+    "short",
+    "integer",
+    "long",
+    "float",
+    "double",
+    "bigInteger",
+    "bigDecimal",
+    "timestamp",
+    "document",
+    "enum",
+    "intEnum",
+]
+AggregateType = Literal["list", "set", "map", "structure", "union"]
+ServiceType = Literal["service", "resource", "operation"]
+ShapeType = Literal[SimpleType, AggregateType, ServiceType]
+"""Every shape type of the JSON AST (the text reader's outline is typed with it,
+so msgspec refuses any other as it reads)."""
+SIMPLE_TYPES = frozenset(get_args(SimpleType))
+AGGREGATE_TYPES = frozenset(get_args(AggregateType))
+SERVICE_TYPES = frozenset(get_args(ServiceType))
+SHAPE_TYPES = frozenset(get_args(ShapeType))
 
 WAITABLE_TRAIT = "smithy.waiters#waitable"
 
