@@ -28,7 +28,9 @@ import inspect
 import math
 import random
 import reprlib
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeAlias, TypeVar, cast
 
@@ -249,6 +251,7 @@ class Poller(Generic[T]):
         self._seen_tuple: tuple[PollAttempt, ...] = ()
         self._final: PollerState | None = None
         self._error: RetriesExhaustedError | None = None
+        self._polling = threading.Lock()  # held by the one call polling the session
 
     @property
     def state(self) -> PollerState:
@@ -269,6 +272,10 @@ class Poller(Generic[T]):
         """
         if self._final is not None:
             return self._final
+        with self._one_call("poll"):
+            return self._poll_sync(cancel)
+
+    def _poll_sync(self, cancel: CancelEvent | None) -> PollerState:
         plan, state = self._session()
         try:
             run_sync(
@@ -294,6 +301,10 @@ class Poller(Generic[T]):
         """Make one attempt now; `status` says `ok`, `attempt_failed` (see `next_delay`) or `retries_exhausted`."""
         if self._final is not None:
             return self._final
+        with self._one_call("poll_once"):
+            return self._poll_once_sync()
+
+    def _poll_once_sync(self) -> PollerState:
         plan, state = self._session()
         try:
             turn = run_sync(
@@ -310,6 +321,10 @@ class Poller(Generic[T]):
         """`poll()` on asyncio; `check` may be sync or async."""
         if self._final is not None:
             return self._final
+        with self._one_call("poll_async"):
+            return await self._poll_async()
+
+    async def _poll_async(self) -> PollerState:
         plan, state = self._session()
         try:
             await run_async(
@@ -329,6 +344,10 @@ class Poller(Generic[T]):
         """`poll_once()` on asyncio."""
         if self._final is not None:
             return self._final
+        with self._one_call("poll_once_async"):
+            return await self._poll_once_async()
+
+    async def _poll_once_async(self) -> PollerState:
         plan, state = self._session()
         try:
             turn = await run_async(
@@ -340,6 +359,23 @@ class Poller(Generic[T]):
         except WaiterError as error:
             return _state_or_raise(self._ended(state, error))
         return self._turn(state, turn)
+
+    @contextmanager
+    def _one_call(self, method: str) -> Iterator[None]:
+        """Hold the session for one polling call. A Poller is one session with one
+        attempt count: a second call while one is under way (another thread or
+        task, or the check itself) is refused, as asyncio refuses a second reader,
+        rather than let the two together make more attempts than `max_attempts`."""
+        if not self._polling.acquire(blocking=False):
+            raise RuntimeError(
+                f"poller {self.name}: {method}() was called while another call is "
+                "polling this Poller; a Poller is one polling session: wait for "
+                "that call to return first, or make one Poller per concurrent session"
+            )
+        try:
+            yield
+        finally:
+            self._polling.release()
 
     # The engine's side: plan, judge, backoff, stop rule, calls.
 
