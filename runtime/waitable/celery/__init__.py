@@ -3,7 +3,8 @@
 `install(app)` where the app is defined; `start_wait(app, "pkg.waiters:XWaiter",
 input, client="pkg.clients:make_client", max_wait_time=..., on_done=sig)` in a
 producer. `on_done` runs once per wait, in a worker that consumes its queue
-(see `waitable.celery.delivery`); `cancel_wait(app, wait_id)` ends a wait early.
+(see `waitable.celery.delivery`); `cancel_wait(app, wait_id)` ends a wait early,
+and `wait_outcome(app, wait_id)` reads back how it ended (None while it goes on).
 Needs `pip install 'waitable[celery]'` (Celery with a Redis broker).
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 from .cancel import WaitNotFoundError, cancel_wait
 from .delivery import DONE_TASK
 from .guard import WaitGuard
+from .lookup import wait_outcome
 from .names import register_client_factory, register_waiter
 from .outcome import error_outcome, result_outcome
 from .start import WaitIdInUseError, start_wait
@@ -33,4 +35,5 @@ __all__ = [
     "result_outcome",
     "start_wait",
     "sweep_once",
+    "wait_outcome",
 ]

@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from ..errors import WaiterConfigurationError
-from .tasks import installed, publish_message
+from .tasks import installed_for, publish_message
 
 __all__ = ["WaitNotFoundError", "cancel_wait"]
 
@@ -39,15 +39,9 @@ def cancel_wait(app: Any, wait_id: str) -> bool:
     its outcome). Raises `WaitNotFoundError` for an id with no record, and the
     Redis client's error when the records' Redis is away.
     """
-    tasks = installed(app)
-    if tasks is None:
-        raise WaiterConfigurationError(
-            "call waitable.celery.install(app) where the Celery app is defined "
-            "before cancel_wait(app, ...)"
-        )
+    tasks = installed_for(app, "cancel_wait(app, ...)")
     guard = tasks.guard()
-    index = guard.key(wait_id) == guard.due_key  # no wait has that key (start_wait)
-    decision = guard.cancel(wait_id) if not index else None
+    decision = guard.cancel(wait_id) if guard.is_record(wait_id) else None
     if decision is None or decision.verdict == "unknown":
         raise WaitNotFoundError(
             f"no wait {wait_id!r} to cancel: its record {guard.key(wait_id)!r} is not "

@@ -9,7 +9,8 @@ a copy meanwhile does not run it again; `running`, that poll's number, so its
 successor is told apart from a copy), the start that made it (`started`: a
 second `start_wait` with the same id is refused), a cancel request (`cancel`:
 the next poll to begin ends the wait instead), and the end (`done`:
-`sending` then `sent`, with the `outcome`). Publishing the `waitable.done`
+`sending` then `sent`, with the `outcome`, kept until the record expires `keep`
+seconds later so that `wait_outcome` can read it back). Publishing the `waitable.done`
 message is at-least-once; its consumer makes the call once: a lease on the
 call (`runner`, `runner_until`, renewed while it runs) and, after it,
 `delivered` (`ran`, or `failed` when its retries ran out). Every
@@ -105,6 +106,15 @@ redis.call('HSET', KEYS[1], 'cancel', '1')
 return {'cancelled', h[2] or ''}
 """
 
+# KEYS[1] the hash. How the wait stands: unknown (no record) | running | ended
+# (detail: the outcome; '' for a record written before outcomes were kept).
+_OUTCOME = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'unknown', ''} end
+local h = redis.call('HMGET', KEYS[1], 'done', 'outcome')
+if h[1] then return {'ended', h[2] or ''} end
+return {'running', ''}
+"""
+
 # KEYS[1] the hash, KEYS[2] the due index; ARGV: first message, overdue at, id,
 # ttl_s, start token. 0 when the id is in use (its record exists: a running wait, or
 # one ended less than `keep` ago), which is left untouched; 1 when the record is
@@ -154,7 +164,7 @@ return {'send', h[3]}
 # message stays for the sweep until its consumer records it delivered.
 _SENT = """
 redis.call('HSET', KEYS[1], 'done', 'sent')
-redis.call('HDEL', KEYS[1], 'owner', 'until', 'running', 'outcome', 'seq', 'next')
+redis.call('HDEL', KEYS[1], 'owner', 'until', 'running', 'seq', 'next')
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
 if ARGV[3] ~= '' and redis.call('HEXISTS', KEYS[1], 'delivered') == 0 then
   redis.call('HSET', KEYS[1], 'next', ARGV[3])
@@ -230,6 +240,7 @@ class WaitGuard:
         self._begin = client.register_script(_BEGIN)
         self._advance = client.register_script(_ADVANCE)
         self._cancel = client.register_script(_CANCEL)
+        self._outcome = client.register_script(_OUTCOME)
         self._started = client.register_script(_STARTED)
         self._sweep = client.register_script(_SWEEP)
         self._finish = client.register_script(_FINISH)
@@ -307,6 +318,15 @@ class WaitGuard:
         ended more than `keep` ago).
         """
         return _decision(self._cancel(keys=[self.key(wait_id)]))
+
+    def outcome(self, wait_id: str) -> Decision:
+        """How the wait stands: `ended` (detail: its outcome, JSON), `running` or
+        `unknown` (no record: never started, or ended more than `keep` ago)."""
+        return _decision(self._outcome(keys=[self.key(wait_id)]))
+
+    def is_record(self, wait_id: str) -> bool:
+        """False for the one id whose key is the due index, which no wait may have."""
+        return self.key(wait_id) != self.due_key
 
     def sweep(self, now: float, retry_at: float, limit: int = 1000) -> list[str]:
         """The messages of waits whose next poll is overdue at `now`; looked at again at `retry_at`."""

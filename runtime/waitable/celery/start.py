@@ -20,7 +20,7 @@ from ..errors import WaiterConfigurationError
 from ..jsondata import first_loss
 from ..steps import SavedWait
 from .names import resolve_client_factory, unpolled_waiter
-from .tasks import installed, message, visibility_timeout
+from .tasks import installed_for, message, visibility_timeout
 
 __all__ = ["WaitIdInUseError", "start_wait"]
 
@@ -65,12 +65,9 @@ def start_wait(
     under `wait()`. Malformed names and on_done arguments are refused with
     `WaiterConfigurationError` before anything is written to Redis.
     """
-    tasks = installed(app)
-    if tasks is None:
-        raise WaiterConfigurationError(
-            "call waitable.celery.install(app) where the Celery app is defined "
-            "before start_wait(app, ...), so the worker has the poll task too"
-        )
+    tasks = installed_for(
+        app, "start_wait(app, ...), so the worker has the poll task too"
+    )
     resolve_client_factory(client)
     unpolled = unpolled_waiter(waiter)
     saved = unpolled.start(
@@ -129,7 +126,7 @@ def start_wait(
     wait = wait_id or uuid.uuid4().hex
     args = (wait, 0, waiter, client, saved.to_json(), signature, queue)
     guard = tasks.guard()
-    if guard.key(wait) == guard.due_key:
+    if not guard.is_record(wait):
         raise WaiterConfigurationError(
             f"wait_id {wait!r} names the Redis key of waitable's index of pending "
             f"waits ({guard.due_key!r}); pass another wait_id"

@@ -219,6 +219,18 @@ def installed(app: Any) -> WaitTasks | None:
 _INSTALLED: dict[int, WaitTasks] = {}
 
 
+def installed_for(app: Any, call: str) -> WaitTasks:
+    """The `WaitTasks` of `app` for `call` (how the caller is called, e.g.
+    "cancel_wait(app, ...)"); refused, saying what to do, without `install(app)`."""
+    tasks = installed(app)
+    if tasks is None:
+        raise WaiterConfigurationError(
+            "call waitable.celery.install(app) where the Celery app is defined "
+            f"before {call}"
+        )
+    return tasks
+
+
 def _redis_broker(app: Any) -> str | None:
     url = app.conf.broker_url
     if isinstance(url, str) and url.split("://", 1)[0] in ("redis", "rediss"):
