@@ -10,10 +10,12 @@ without waiting out its delay.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import WaiterConfigurationError
-from .tasks import installed_for, publish_message
+from .guard import Decision, WaitGuard
+from .tasks import WaitTasks, installed_for, publish_message
 
 __all__ = ["WaitNotFoundError", "cancel_wait"]
 
@@ -24,6 +26,26 @@ class WaitNotFoundError(WaiterConfigurationError):
     def __init__(self, message: str, wait_id: str = "") -> None:
         super().__init__(message)
         self.wait_id = wait_id
+
+
+def ask_record(
+    tasks: WaitTasks,
+    wait_id: str,
+    ask: Callable[[WaitGuard, str], Decision],
+    purpose: str = "",
+) -> Decision:
+    """`ask` the record of the wait `wait_id`; `WaitNotFoundError` (its text
+    saying `purpose`, as " to cancel") when the wait has no record."""
+    guard = tasks.guard()
+    decision = ask(guard, wait_id) if guard.is_record(wait_id) else None
+    if decision is None or decision.verdict == "unknown":
+        raise WaitNotFoundError(
+            f"no wait {wait_id!r}{purpose}: its record {guard.key(wait_id)!r} is not "
+            f"in Redis (no wait was started with this id, or it ended more than "
+            f"keep={tasks.keep:g}s ago); pass the id start_wait returned",
+            wait_id,
+        )
+    return decision
 
 
 def cancel_wait(app: Any, wait_id: str) -> bool:
@@ -40,15 +62,7 @@ def cancel_wait(app: Any, wait_id: str) -> bool:
     Redis client's error when the records' Redis is away.
     """
     tasks = installed_for(app, "cancel_wait(app, ...)")
-    guard = tasks.guard()
-    decision = guard.cancel(wait_id) if guard.is_record(wait_id) else None
-    if decision is None or decision.verdict == "unknown":
-        raise WaitNotFoundError(
-            f"no wait {wait_id!r} to cancel: its record {guard.key(wait_id)!r} is not "
-            f"in Redis (no wait was started with this id, or it ended more than "
-            f"keep={tasks.keep:g}s ago); pass the id start_wait returned",
-            wait_id,
-        )
+    decision = ask_record(tasks, wait_id, WaitGuard.cancel, " to cancel")
     if decision.verdict == "ended":
         return False
     if decision.detail:

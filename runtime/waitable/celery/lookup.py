@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .cancel import WaitNotFoundError
+from .cancel import WaitNotFoundError, ask_record
+from .guard import WaitGuard
 from .tasks import installed_for
 
 __all__ = ["wait_outcome"]
@@ -26,15 +27,7 @@ def wait_outcome(app: Any, wait_id: str) -> dict[str, Any] | None:
     client's error when the records' Redis is away.
     """
     tasks = installed_for(app, "wait_outcome(app, ...)")
-    guard = tasks.guard()
-    decision = guard.outcome(wait_id) if guard.is_record(wait_id) else None
-    if decision is None or decision.verdict == "unknown":
-        raise WaitNotFoundError(
-            f"no wait {wait_id!r}: its record {guard.key(wait_id)!r} is not in Redis "
-            f"(no wait was started with this id, or it ended more than "
-            f"keep={tasks.keep:g}s ago); pass the id start_wait returned",
-            wait_id,
-        )
+    decision = ask_record(tasks, wait_id, WaitGuard.outcome)
     if decision.verdict == "running":
         return None
     if not decision.detail:
