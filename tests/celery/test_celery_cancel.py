@@ -161,6 +161,30 @@ def test_a_cancel_during_a_poll_has_its_successor_published_due_now(
         assert all(sent[0][:2] == (wait_id, 1) for sent in task.sent)
 
 
+def test_a_cancelled_wait_an_old_worker_puts_back_is_not_hurried(
+    redis_server: Any, wait_app: Any
+) -> None:
+    """A worker that cannot import the waiter cannot end a cancelled wait either:
+    it hands the poll on with the put-back's backoff, not due now again and again
+    (a copy due now would only come back to a worker of the same release)."""
+    from fake_service import ThingReadyWaiter
+
+    tasks = installed(wait_app.app)
+    assert tasks is not None
+    guard = tasks.guard()
+    saved = ThingReadyWaiter(_refuse).start({"Name": "x"}, max_wait_time=60, seed=1)
+    wait_id, token = f"old-{uuid.uuid4().hex}", uuid.uuid4().hex
+    assert guard.begin(wait_id, 0, token, lease=30, ttl=60).verdict == "run"
+    assert cancel_wait(wait_app.app, wait_id) is True
+    task = _Published()
+    unknown = "waitable_next_release_only:ThingReadyWaiter"
+    args = (wait_id, 0, unknown, CLIENT, saved.to_json(), None, None)
+    assert tasks_module._put_back(tasks, task, args, token, saved, 0) is True
+    assert [options["countdown"] for _, options in task.sent] == [1.0]
+    assert task.sent[0][0][:2] == (wait_id, 1)
+    assert guard.begin(wait_id, 1, "next", lease=30, ttl=60).verdict == "cancel"
+
+
 def _refuse(input: Any) -> Any:
     raise AssertionError("start() makes no request")
 

@@ -399,7 +399,8 @@ def _put_back(
     if not unknown or left <= 0:
         return False
     countdown = min(backoff(retries, 1.0, _redis_retry_cap(tasks)), left)
-    _advance(tasks, task, args, token, countdown, state, retries + 1)
+    # Not hurried by a cancel: this worker could not end the wait either.
+    _advance(tasks, task, args, token, countdown, state, retries + 1, hurry=False)
     logger.warning(
         "wait %s: poll %d: this worker cannot import %s (a worker of an older "
         "release, mid-deploy?); put back for a worker that can, again in %gs; "
@@ -436,9 +437,12 @@ def _advance(
     delay: float,
     state: str,
     retries: int = 0,
+    *,
+    hurry: bool = True,
 ) -> None:
     """Publish poll `seq + 1` (the saved wait `state`, due in `delay` seconds),
-    then record it published (which frees the lease).
+    then record it published (which frees the lease); with `hurry`, once more due
+    now if the wait was cancelled meanwhile (that copy ends it).
 
     In this order, and not freeing the lease first, so that a worker dying in
     between leaves the successor on its way (and this poll to be delivered again)
@@ -461,7 +465,7 @@ def _advance(
         f"wait {wait_id}: recording poll {seq + 1} published",
         tasks.lease,
     )
-    if cancelled and delay > 0:
+    if cancelled and hurry and delay > 0:
         # `cancel_wait` came during this poll: a copy of the successor due now ends
         # the wait; the one published above is then dropped as ended.
         _publish(task, next_args, 0.0, queue)
