@@ -75,7 +75,7 @@ from .poller import (
 from .receive import ReceiveTimeoutError, receive_next
 from .rate_limit import Limiter, RateLimiter, limit_rate
 from .results import Attempt, Retry, WaiterResult
-from .steps import PollStep, SavedWait
+from .steps import PollDone, PollPending, PollStep, SavedWait
 from .version import __version__ as __version__
 from .version import require
 from .waiter import AsyncWaiter, Waiter
@@ -114,6 +114,8 @@ __all__ = [
     "NotReady",
     "OutputMatcher",
     "PollAttempt",
+    "PollDone",
+    "PollPending",
     "PollStatus",
     "PollStep",
     "Poller",

@@ -25,7 +25,7 @@ import math
 import random
 import struct
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from .clock import CallLater, Clock, wall_reading
 from .definition import AcceptorState
@@ -38,6 +38,8 @@ from .seconds import MAX_SECONDS, SecondsError, describe_value, parse_seconds
 
 __all__ = [
     "DEFAULT_HISTORY_LIMIT",
+    "PollDone",
+    "PollPending",
     "PollStep",
     "SavedWait",
     "WallClock",
@@ -520,6 +522,36 @@ class PollStep(Generic[OutputT]):
         """True when the wait reached success (`result` is set); `state` is then
         the ended wait's record, which `poll_once` refuses to poll again."""
         return self.result is not None
+
+
+class PollDone(PollStep[OutputT]):
+    """A `PollStep` whose wait reached success: `result` is set, `next_delay` None.
+
+    `poll_once` returns this or a `PollPending`, so `if step.done:` narrows the
+    step for a type checker (`step.result.attempts` checks under mypy --strict).
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        result: WaiterResult[OutputT]
+        next_delay: None
+
+        @property
+        def done(self) -> Literal[True]: ...
+
+
+class PollPending(PollStep[OutputT]):
+    """A `PollStep` whose wait goes on: poll `state` again after `next_delay` seconds."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        result: None
+        next_delay: float
+
+        @property
+        def done(self) -> Literal[False]: ...
 
 
 #: The most polls a saved wait may count, and the highest try number of a

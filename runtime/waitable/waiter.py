@@ -44,7 +44,14 @@ from .invoke import (
 )
 from .options import WaitOptions, resolve_options, validate_backoff
 from .results import Attempt, WaiterResult
-from .steps import DEFAULT_HISTORY_LIMIT, PollStep, SavedWait, WallClock, rng_state
+from .steps import (
+    DEFAULT_HISTORY_LIMIT,
+    PollDone,
+    PollPending,
+    SavedWait,
+    WallClock,
+    rng_state,
+)
 
 __all__ = ["AsyncWaiter", "Waiter"]
 
@@ -498,10 +505,10 @@ class _WaiterBase(Generic[InputT, OutputT]):
 
     def _step(
         self, saved: SavedWait, state: Any, rng: random.Random, turn: Any
-    ) -> PollStep[OutputT]:
+    ) -> PollDone[OutputT] | PollPending[OutputT]:
         if isinstance(turn, WaiterResult):
-            return PollStep(saved.advanced(state, rng), turn, None)
-        return PollStep(saved.advanced(state, rng), None, float(turn))
+            return PollDone(saved.advanced(state, rng), turn, None)
+        return PollPending(saved.advanced(state, rng), None, float(turn))
 
 
 #: The event of `cancel_saved`: set from the start, so the engine polls nothing.
@@ -579,7 +586,7 @@ class Waiter(_WaiterBase[InputT, OutputT]):
         )
         return result
 
-    def poll_once(self, saved: SavedWait) -> PollStep[OutputT]:
+    def poll_once(self, saved: SavedWait) -> PollDone[OutputT] | PollPending[OutputT]:
         """Make exactly one poll of the saved wait (its call retried under `retry=`).
 
         Returns the final result, or the new record and `next_delay`; raises the
@@ -666,7 +673,9 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
             check = self.__dict__["_check"] = awaitable_check(self.definition.name)
         return check
 
-    async def poll_once(self, saved: SavedWait) -> PollStep[OutputT]:
+    async def poll_once(
+        self, saved: SavedWait
+    ) -> PollDone[OutputT] | PollPending[OutputT]:
         """`Waiter.poll_once` for asyncio: one awaited poll of the saved wait."""
         plan, state, rng = self._resume(saved)
         saved.check_pollable()
