@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,13 @@ import click
 
 from ..config import STRATEGY_NAMES, WaiterConfig, named_strategy
 from ..definition import WaiterDefinition
-from ..errors import WaiterConfigurationError, WaiterError
+from ..errors import (
+    WaiterConfigurationError,
+    WaiterError,
+    WaiterFailureStateError,
+    WaiterMaxAttemptsError,
+    WaiterTimeoutError,
+)
 from ..files import UnreadableFile, read_text
 from ..import_names import ImportNameError, import_object
 from ..seconds import SecondsError, describe_value, parse_seconds
@@ -27,6 +34,7 @@ from .simulation import (
     READY,
     Candidate,
     SimulationError,
+    first_check_end,
     strategy_candidate,
     strategy_settings,
     wait_limits,
@@ -535,6 +543,8 @@ def simulate(
         candidates = _candidates(strategy, compare, waiter, shared, common, io)
         for candidate in candidates:
             _check_limits(candidate)
+        if waiter is not None:
+            _check_outputs(candidates[0], io)
         report = build_report(candidates, resource, runs=runs, seed=seed)
     except (WaiterConfigurationError, SimulationError, WaiterError) as exc:
         raise click.UsageError(for_simulate(_one_line(exc))) from None
@@ -607,6 +617,45 @@ def _check_limits(candidate: Candidate) -> None:
             f"{candidate.label}: say how long to wait: pass --wait-timeout "
             f"SECONDS{either}"
         ) from None
+
+
+def _check_outputs(candidate: Candidate, io: dict[str, str | None]) -> None:
+    """Refuse a --waiter's ready output that does not end its wait, or a pending one
+    that does: the runs would measure nothing (every check drawn "ready" and the
+    waits running out, or a success before the resource is ready)."""
+    label = candidate.label
+    name = candidate.waiter_class.definition.name
+    ready = first_check_end(candidate, candidate.ready_output)
+    pending = first_check_end(candidate, candidate.pending_output)
+    why = None
+    if isinstance(ready, (WaiterMaxAttemptsError, WaiterTimeoutError)):
+        flag, output, wanted = "--ready-output", candidate.ready_output, "once ready"
+        why = (
+            f"does not end a wait of {label}: no success or failure acceptor of "
+            f"{name} matches it, so every check would see the resource pending"
+        )
+    elif ready is not None and not isinstance(ready, WaiterFailureStateError):
+        flag, output, wanted = "--ready-output", candidate.ready_output, "once ready"
+        why = f"cannot be judged by {label}: {_one_line(ready)}"
+    elif isinstance(pending, (WaiterMaxAttemptsError, WaiterTimeoutError)):
+        return
+    else:
+        flag, output = "--pending-output", candidate.pending_output
+        wanted = "before the resource is ready"
+        why = (
+            f"already ends a wait of {label} in success, so every run would "
+            "succeed at its first check, before the resource is ready"
+            if pending is None
+            else f"already ends a wait of {label} at its first check: "
+            + _one_line(pending)
+        )
+    text = json.dumps(output)  # JSON read from the options (or the defaults)
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    default = " (the default)" if io[flag] is None else ""
+    raise click.UsageError(
+        f"{flag} {shown}{default} {why}; pass {flag} with what the operation "
+        f"returns {wanted}"
+    )
 
 
 def _starts(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import math
 import random
 from collections.abc import Sequence
@@ -40,6 +41,7 @@ __all__ = [
     "Limits",
     "Run",
     "SimulationError",
+    "first_check_end",
     "simulate",
     "simulate_run",
     "strategy_candidate",
@@ -338,6 +340,45 @@ class _Resource:
             else None
         )
         return Run(self.ready_at, checks, end, float(result.elapsed), lag)
+
+
+def first_check_end(candidate: Candidate, output: Any) -> WaiterError | None:
+    """How one wait of `candidate` ends when its first check returns `output`: None
+    for success, else the `WaiterError` (a `WaiterMaxAttemptsError` when no acceptor
+    ended it, as the wait is capped at that one check).
+
+    Says whether `candidate`'s ready and pending outputs mean ready and pending to
+    its waiter before any run is made on them.
+    """
+    probe = dataclasses.replace(
+        candidate,
+        config=dataclasses.replace(candidate.config, max_attempts=1),
+        call_duration=0.0,
+    )
+
+    def operation(input: Any) -> Any:
+        return copy.deepcopy(output)
+
+    async def async_operation(input: Any) -> Any:
+        return copy.deepcopy(output)
+
+    async def wait_async() -> None:
+        waiter = probe.waiter_class(
+            async_operation, clock=VirtualClock(), config=probe.config
+        )
+        await waiter.wait(probe.input, max_wait_time=probe.max_wait_time)
+
+    try:
+        if issubclass(probe.waiter_class, AsyncWaiter):
+            asyncio.run(wait_async())
+        else:
+            waiter = probe.waiter_class(
+                operation, clock=VirtualClock(), config=probe.config
+            )
+            waiter.wait(probe.input, max_wait_time=probe.max_wait_time)
+    except WaiterError as error:
+        return error
+    return None
 
 
 def _end_of(error: WaiterError) -> str:
