@@ -1,9 +1,12 @@
 """Seed 003's Jenkins waiter, with no Smithy model: wait until a Jenkins build finishes.
 
 `JenkinsBuildDone` succeeds when the build's `result` is `SUCCESS`, fails on
-`FAILURE` or `ABORTED`, polls every 15 seconds, at most 120 times, and makes
-its first check after the first delay (the Go SDK's `ExecuteAfterFirstDelay`).
-A build that is still queued answers 404, which is retried.
+`FAILURE` or `ABORTED` (seed 003's acceptors) and on Jenkins's two other final
+results, `UNSTABLE` and `NOT_BUILT` (seed 003 lists none: its waiter kept polling
+a finished build for the rest of its 30 minutes), polls every 15 seconds, at most
+120 times, and makes its first check after the first delay (the Go SDK's
+`ExecuteAfterFirstDelay`). A build that is still queued answers 404, which is
+retried.
 
     python examples/jenkins_waiter.py --url http://jenkins:8080 --job deploy --build 42
 """
@@ -67,6 +70,8 @@ JenkinsBuildDone = custom_waiter(
         failure(path("result") == "FAILURE"),
         failure(path("result") == "ABORTED"),
         retry(error_type("NotFound")),
+        failure(path("result") == "UNSTABLE"),
+        failure(path("result") == "NOT_BUILT"),
     ],
     min_delay=15,
     max_delay=15,

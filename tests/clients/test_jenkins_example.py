@@ -48,6 +48,8 @@ BUILDS: dict[str, list[Any]] = {
     "/job/team/job/web%20site/4/api/json": ["SUCCESS"],
     "/job/deploy/5/api/json": [None, 500],
     "/job/deploy/6/api/json": [None],
+    "/job/deploy/7/api/json": [None, "UNSTABLE"],
+    "/job/deploy/8/api/json": [None, None, "NOT_BUILT"],
 }
 
 
@@ -134,6 +136,23 @@ def test_failure_and_aborted_builds_fail_the_wait(
     assert caught.value.acceptor_index == index
 
 
+@pytest.mark.parametrize("build, index, checks", [(7, 4, 2), (8, 5, 3)])
+def test_unstable_and_not_built_builds_fail_the_wait(
+    server: tuple[str, FakeJenkins], build: int, index: int, checks: int
+) -> None:
+    """Jenkins's other final results end the wait: seed 003's acceptors named only
+    FAILURE and ABORTED, so a finished UNSTABLE build was polled for 30 minutes and
+    reported as "gave up ... last state retry" (review s23-seeds, finding 2)."""
+    url, _ = server
+    clock = VirtualClock()
+    waiter = jenkins.JenkinsBuildDone(jenkins.build_fetcher(url), clock=clock)
+    with pytest.raises(WaiterFailureStateError) as caught:
+        waiter.wait({"job": "deploy", "build": build})
+    assert caught.value.acceptor_index == index
+    assert caught.value.result.attempts == checks
+    assert clock.now() == 15 * checks
+
+
 def test_a_job_in_a_folder(server: tuple[str, FakeJenkins]) -> None:
     url, state = server
     waiter = jenkins.JenkinsBuildDone(jenkins.build_fetcher(url), clock=VirtualClock())
@@ -208,6 +227,8 @@ def test_the_same_waiter_from_a_json_config_file(
                 ("failure", _result("FAILURE")),
                 ("failure", _result("ABORTED")),
                 ("retry", {"errorType": "NotFound"}),
+                ("failure", _result("UNSTABLE")),
+                ("failure", _result("NOT_BUILT")),
             ]
         ],
         "minDelay": 15,
