@@ -357,6 +357,12 @@ def _holds(
             acceptor_index=index,
             matcher=matcher.describe(),
             cause_type=type(exc).__name__,
+            advice=(
+                f"the predicate itself raised {describe_value(exc)}: fix it to "
+                "answer True or False for every output the operation can return "
+                "(it sees the output as returned, e.g. use output.get(key) for a "
+                "key that may be missing)"
+            ),
         ) from exc
 
 

@@ -219,6 +219,7 @@ class WaiterEvaluationError(WaiterError):
         matcher: str,
         cause_type: str,
         result: WaiterResult[Any] | None = None,
+        advice: str | None = None,
     ) -> None:
         if result is None:
             result = WaiterResult(waiter, AcceptorState.FAILURE, None, 0, 0.0, ())
@@ -226,14 +227,21 @@ class WaiterEvaluationError(WaiterError):
         super().__init__(
             f"waiter {waiter} could not evaluate acceptor {acceptor_index} "
             f"({matcher}): {cause_type} was raised while evaluating it{seen}; "
-            "this is not a verdict on the response: check what the client returns "
-            "(custom mapping or string types) or report it as a waitable bug",
+            + (
+                advice
+                or "this is not a verdict on the response: check what the client "
+                "returns (custom mapping or string types) or report it as a "
+                "waitable bug"
+            ),
             result,
         )
         self.waiter = waiter
         self.acceptor_index = acceptor_index
         self.matcher = matcher
         self.cause_type = cause_type
+        #: What to do, when the raiser is known (a custom waiter's own predicate);
+        #: None for the default advice.
+        self.advice = advice
 
     def with_result(self, result: WaiterResult[Any]) -> WaiterEvaluationError:
         """The same error carrying the wait's real `result`; `__cause__` is kept."""
@@ -243,6 +251,7 @@ class WaiterEvaluationError(WaiterError):
             matcher=self.matcher,
             cause_type=self.cause_type,
             result=result,
+            advice=self.advice,
         )
         error.__cause__ = self.__cause__
         return error

@@ -358,6 +358,13 @@ def test_a_predicate_that_raises_is_an_evaluation_error_naming_the_acceptor() ->
     with pytest.raises(WaiterEvaluationError, match="acceptor 1 .*KeyError") as caught:
         Waiting(Build([None]), clock=VirtualClock()).wait()
     assert isinstance(caught.value.__cause__, KeyError)
+    # The user's own predicate raised: say so and what to fix, not "check what the
+    # client returns ... or report it as a waitable bug" (review s23-seeds, finding 3).
+    message = str(caught.value)
+    assert "the predicate itself raised KeyError('nope')" in message
+    assert "output.get(key)" in message
+    assert "waitable bug" not in message and "not a verdict" not in message
+    assert caught.value.advice is not None
 
 
 def test_a_failure_predicate_message_is_a_jmespath_reason() -> None:
