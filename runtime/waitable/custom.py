@@ -23,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
-import math
 import os
 import random
 import sys
@@ -65,6 +64,7 @@ from .matching import (
 )
 from .options import (
     WaitOptions,
+    exception_types,
     validate_backoff,
     validate_max_attempts,
     validate_seconds,
@@ -631,7 +631,7 @@ def custom_waiter(
         max_wait_time,
         delay_before_first_attempt,
         _checked_backoff(name, backoff),
-        retry_on,
+        exception_types(f"custom waiter {name!r}", retry_on),
         _checked_operation_method(name, operation_method),
         jmespath,
         module,
@@ -746,7 +746,7 @@ def custom_waiter_from_trait(
         options.pop("max_wait_time", None),
         options.pop("delay_before_first_attempt", False),
         _checked_backoff(name, options.pop("backoff", None)),
-        options.pop("retry_on", ()),
+        exception_types(f"custom waiter {name!r}", options.pop("retry_on", ())),
         operation_method,
         options.pop("jmespath", "compiled"),
         options.pop("module", None),

@@ -22,6 +22,7 @@ from .errors import WaiterConfigurationError
 from .seconds import SecondsError, describe_value, parse_seconds
 
 __all__ = [
+    "exception_types",
     "WaitOptions",
     "resolve_options",
     "validate_backoff",
@@ -76,6 +77,24 @@ def attempts_cap(owner: str, value: object) -> int | None:
     raise WaiterConfigurationError(
         f"{owner}: max_attempts must be an integer >= 1 (or None for no cap), "
         f"got {describe_value(value)}; pass e.g. max_attempts=10"
+    )
+
+
+def exception_types(owner: str, value: object) -> tuple[type[BaseException], ...]:
+    """`value` as `retry_on`: a tuple of exception classes (empty for none), or
+    `WaiterConfigurationError` naming `owner` and showing the tuple to pass."""
+    if isinstance(value, tuple) and all(
+        isinstance(t, type) and issubclass(t, BaseException) for t in value
+    ):
+        return value
+    listed = value if isinstance(value, (list, set, frozenset)) else (value,)
+    classes = [
+        t for t in listed if isinstance(t, type) and issubclass(t, BaseException)
+    ]
+    example = ", ".join(t.__name__ for t in classes) or "OSError"
+    raise WaiterConfigurationError(
+        f"{owner}: retry_on must be a tuple of exception types, got "
+        f"{describe_value(value)}; pass e.g. retry_on=({example},)"
     )
 
 

@@ -50,7 +50,12 @@ from .errors import (
 from .flow import Raised, Returned, WaitPlan, WaitState, flow, start
 from .history import History
 from .matching import Verdict
-from .options import WaitOptions, validate_max_attempts, validate_seconds
+from .options import (
+    WaitOptions,
+    exception_types,
+    validate_max_attempts,
+    validate_seconds,
+)
 from .results import Attempt, WaiterResult
 from .seconds import MAX_SECONDS, describe_value
 
@@ -214,14 +219,7 @@ class Poller(Generic[T]):
             stop = self._stop_rule(max_attempts)
         else:
             cap = validate_max_attempts(self.name, max_attempts)
-        if not isinstance(retry_on, tuple) or not all(
-            isinstance(t, type) and issubclass(t, BaseException) for t in retry_on
-        ):
-            raise WaiterConfigurationError(
-                f"poller {self.name}: retry_on must be a tuple of exception types, "
-                f"got {retry_on!r}"
-            )
-        self.retry_on = retry_on
+        self.retry_on = exception_types(f"poller {self.name}", retry_on)
         self.clock: Clock = SystemClock() if clock is None else clock
         self._definition = WaiterDefinition(
             name=self.name,

@@ -42,7 +42,12 @@ from .invoke import (
     refuse_async,
     refuse_blocking,
 )
-from .options import WaitOptions, resolve_options, validate_backoff
+from .options import (
+    WaitOptions,
+    exception_types,
+    resolve_options,
+    validate_backoff,
+)
 from .results import Attempt, WaiterResult
 from .steps import (
     DEFAULT_HISTORY_LIMIT,
@@ -108,13 +113,7 @@ class _WaiterBase(Generic[InputT, OutputT]):
                 DeprecationWarning,
                 stacklevel=2,
             )
-        if not isinstance(retry_on, tuple) or not all(
-            isinstance(t, type) and issubclass(t, BaseException) for t in retry_on
-        ):
-            raise WaiterConfigurationError(
-                f"waiter {definition.name}: retry_on must be a tuple of exception types, "
-                f"got {retry_on!r}"
-            )
+        retry_on = exception_types(f"waiter {definition.name}", retry_on)
         self.clock: Clock = SystemClock() if clock is None else clock
         self.rng = random.Random() if rng is None else rng
         self.on_attempt = _checked_hook(definition.name, on_attempt)
