@@ -5,9 +5,9 @@ so every use needed a cast)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
+
+from type_check import mypy_strict_errors
 
 PROGRAM = """
 from typing import Any
@@ -34,12 +34,4 @@ def either(flag: bool) -> object:
 
 
 def test_waiter_class_returns_the_class_asynchronous_asks_for(tmp_path: Path) -> None:
-    program = tmp_path / "uses_botocore_waiters.py"
-    program.write_text(PROGRAM)
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(program)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert not mypy_strict_errors(PROGRAM, tmp_path, "uses_botocore_waiters")

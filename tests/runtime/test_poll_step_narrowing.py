@@ -4,11 +4,10 @@ step for a type checker, so the README's `step.result.attempts` passes
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
 import asyncio
+from pathlib import Path
 
+from type_check import mypy_strict_errors
 from waitable import PollDone, PollPending, PollStep, SavedWait
 from waitable.testing import VirtualClock
 
@@ -39,15 +38,7 @@ async def one_poll_async(waiter: Any, text: str) -> float:
 
 
 def test_step_done_narrows_result_and_next_delay_under_mypy(tmp_path: Path) -> None:
-    program = tmp_path / "uses_poll_once.py"
-    program.write_text(PROGRAM)
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(program)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert not mypy_strict_errors(PROGRAM, tmp_path, "uses_poll_once")
 
 
 def test_poll_once_returns_a_pending_step_then_a_done_one() -> None:
