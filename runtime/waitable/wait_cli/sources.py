@@ -262,10 +262,23 @@ class PackageSource:
         found: dict[str, ModuleType] = {}
         for info in pkgutil.iter_modules(getattr(self.module, "__path__", [])):
             if info.ispkg:
-                module = importlib.import_module(f"{self.package}.{info.name}")
+                module = self._subpackage(f"{self.package}.{info.name}")
                 if _waiter_classes(module):
                     found[info.name] = module
         return found
+
+    def _subpackage(self, name: str) -> ModuleType:
+        """The subpackage `name`, imported; one that does not import (its own code
+        raises, or imports what is not installed) is named, as the package is."""
+        try:
+            return importlib.import_module(name)
+        except Exception as exc:
+            lines = str(exc).strip().splitlines()
+            raise SourceError(
+                f"--package {self.package!r}: importing its subpackage {name!r} "
+                f"raised {type(exc).__name__}: {lines[0] if lines else '(no message)'}"
+                f"; run python -c 'import {name}' to see where"
+            ) from None
 
     def _services(self) -> list[_PackageService]:
         """The package's services, named once (botocore's data is read once per source)."""
