@@ -71,3 +71,15 @@ def test_a_subpackage_that_does_not_import_is_named(
         )
         assert raised in line
         assert "python -c 'import s23_broken.other'" in line
+
+
+def test_a_package_without_waiter_classes_is_bad_usage(importable: Path) -> None:
+    # `--list` printed nothing and exited 0; a wait said "it has none (waitable wait
+    # --package s23_empty --list)", pointing at that empty list.
+    _package(importable, "s23_empty", {"helpers": "VALUE = 1\n"})
+    for args in (["--list"], ["s3", "bucket-exists", "--bucket", "b"]):
+        result = run_wait(None, "--package", "s23_empty", *args)
+        assert result.exit_code == ExitCode.USAGE, result.output
+        line = _error_line(result.stderr)
+        assert "--package 's23_empty' holds no waiter classes" in line
+        assert "generate-waiters" in line

@@ -302,6 +302,13 @@ class PackageSource:
                         listed, module, botocore, frozenset({listed, module_name})
                     )
                 )
+            if not catalog:
+                raise SourceError(
+                    f"--package {self.package!r} holds no waiter classes (neither it "
+                    "nor a subpackage of it defines one); pass a package written by "
+                    "generate-waiters (generate-waiters MODEL -o DIR, or --botocore "
+                    "SERVICE -o DIR)"
+                )
             self._catalog = catalog
         return self._catalog
 
