@@ -209,14 +209,17 @@ def service_waiters(service: str, session: Any = None) -> dict[str, BotocoreWait
     session = _session(session)
     botocore = _botocore()
     loader = _loader(session)
+    none = BotocoreWaiterError(
+        f"the installed botocore has no waiters for service {service!r}; "
+        f"services with waiters: {', '.join(available_services(session))}"
+    )
     try:
         document = loader.load_service_model(service, "waiters-2")
     except botocore.exceptions.DataNotFoundError:
-        raise BotocoreWaiterError(
-            f"the installed botocore has no waiters for service {service!r}; "
-            f"services with waiters: {', '.join(available_services(session))}"
-        ) from None
+        raise none from None
     waiters = document.get("waiters", {})
+    if not waiters:  # an empty waiters-2.json (bedrock's): no service with waiters
+        raise none
     return {
         name: translate_waiter(service, name, waiters[name], botocore.xform_name)
         for name in sorted(waiters)

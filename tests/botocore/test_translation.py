@@ -304,6 +304,25 @@ def test_unknown_service_and_waiter_are_named() -> None:
         waiter_class("ec2", "NoSuchWaiter")
 
 
+def test_a_service_whose_waiters_file_is_empty_has_no_waiters() -> None:
+    """bedrock and others ship an empty waiters-2.json: `service_waiters` gave {} and
+    `waiter_class` said "its waiters: " with nothing after it (found by review s23);
+    they are refused as a service without a waiters file is."""
+    empty = sorted(
+        service
+        for service in _loader.list_available_services("waiters-2")
+        if not _loader.load_service_model(service, "waiters-2").get("waiters")
+    )
+    if not empty:
+        pytest.skip("every waiters-2.json of the installed botocore has waiters")
+    service = empty[0]
+    message = f"the installed botocore has no waiters for service '{service}'"
+    with pytest.raises(BotocoreWaiterError, match=message):
+        service_waiters(service)
+    with pytest.raises(BotocoreWaiterError, match=message):
+        waiter_class(service, "AnyWaiter")
+
+
 def test_missing_botocore_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from waitable import botocore_waiters
 

@@ -71,6 +71,25 @@ def test_bad_usage(args: list[str], message: str) -> None:
     assert "Traceback" not in result.output
 
 
+def test_a_service_with_an_empty_waiters_file_is_bad_usage() -> None:
+    """botocore ships an empty waiters-2.json for some services (bedrock): `--list`
+    of one printed nothing and exited 0 (found by review s23)."""
+    import botocore.session
+
+    loader = botocore.session.get_session().get_component("data_loader")
+    empty = sorted(
+        service
+        for service in loader.list_available_services("waiters-2")
+        if not loader.load_service_model(service, "waiters-2").get("waiters")
+    )
+    if not empty:
+        pytest.skip("every waiters-2.json of the installed botocore has waiters")
+    for args in (["--list", empty[0]], [empty[0], "some-waiter"]):
+        result = run_wait(None, *args)
+        assert result.exit_code == ExitCode.USAGE, result.output
+        assert f"no waiters for service '{empty[0]}'" in result.stderr
+
+
 def test_profile_that_does_not_exist_is_bad_usage() -> None:
     result = run_wait(
         None, "s3", "bucket-exists", "--bucket", "b", "--profile", "nobody-has-this"
