@@ -139,6 +139,49 @@ def test_unmatched_error_advice_names_the_commands_input(
     assert not PYTHON_NAMES.search(result.stderr), result.stderr
 
 
+def test_an_operation_error_says_what_the_error_said(
+    virtual_time: VirtualClock,
+) -> None:
+    """The message named only the error's code: "raised ParamValidationError ...;
+    check the input", not which member was wrong (found by review s23)."""
+    result = run_wait(
+        None, "ec2", "instance-running", "--input", '{"InstanceIds": "i-1"}'
+    )
+    assert result.exit_code == ExitCode.OPERATION_ERROR, result.output
+    assert (
+        "the operation raised ParamValidationError (Parameter validation failed: "
+        "Invalid type for parameter InstanceIds, value: i-1, "
+    ) in result.stderr
+    # one line still, the advice last
+    assert (
+        result.stderr.rstrip("\n")
+        .splitlines()[-1]
+        .endswith("check the input (the --MEMBER options, --input or --input-file)")
+    )
+
+
+def test_a_service_error_says_the_services_message(
+    fresh: MotoServer, virtual_time: VirtualClock
+) -> None:
+    # ServicesStable matches no error: moto's ClusterNotFoundException ends the wait
+    result = run_wait(
+        fresh,
+        "ecs",
+        "services-stable",
+        "--cluster",
+        "nope",
+        "--services",
+        "s",
+        "--output",
+        "json",
+        "--quiet",
+    )
+    assert result.exit_code == ExitCode.OPERATION_ERROR, result.output
+    said = "the operation raised ClusterNotFoundException (Cluster not found.), "
+    assert said in result.stderr
+    assert said in json.loads(result.stdout)["error"]["message"]
+
+
 @pytest.mark.parametrize("option", ["--delay", "--max-wait"])
 def test_seconds_out_of_range_name_the_option(option: str) -> None:
     result = run_wait(None, "s3", "bucket-exists", "--bucket", "b", option, "1e10")

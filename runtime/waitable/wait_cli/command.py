@@ -13,7 +13,12 @@ from typing import Any
 import click
 
 from ..backoff import FixedDelay
-from ..errors import WaiterConfigurationError, WaiterError
+from ..errors import (
+    WaiterConfigurationError,
+    WaiterError,
+    WaiterOperationError,
+    service_text,
+)
 from ..files import UnreadableFile, read_text
 from ..seconds import MAX_SECONDS
 from .advice import for_cli
@@ -337,6 +342,8 @@ def _command(
         if status is not None:
             status.finish()
         message = for_cli(str(exc), deadline_given=deadline_given)
+        if isinstance(exc, WaiterOperationError):
+            message = _with_cause(message, exc)
         if output == "json":
             click.echo(json.dumps(_data(exc.result.to_data(), exc, message), indent=2))
         _fail(message, exit_code_of(exc))
@@ -356,6 +363,35 @@ def _command(
                 f"({result.elapsed:.1f} s)",
                 err=True,
             )
+
+
+#: The most of an operation error's own text that a message quotes.
+CAUSE_LIMIT = 500
+
+
+def _with_cause(message: str, error: WaiterOperationError) -> str:
+    """`message` with what the operation's error itself said, after its code:
+    botocore's `Error.Message` of a `ClientError`, else the exception's text
+    (a `ParamValidationError`'s report, "Unable to locate credentials"). The runtime
+    names only the code, which leaves a user of the command guessing."""
+    cause = error.__cause__
+    if cause is None:
+        return message
+    try:
+        response = getattr(cause, "response", None)
+        details = response.get("Error") if isinstance(response, dict) else None
+        said = details.get("Message") if isinstance(details, dict) else None
+        text = said if isinstance(said, str) and said.strip() else str(cause)
+    except Exception:  # a client's error object that does not behave
+        return message
+    text = " ".join(text.split())
+    if not text:
+        return message
+    quoted = f"({service_text(text, CAUSE_LIMIT)})"
+    raised = f"the operation raised {service_text(error.error_code)}"
+    if f"{raised}, " in message:
+        return message.replace(f"{raised}, ", f"{raised} {quoted}, ", 1)
+    return f"{message} {quoted}"
 
 
 def _data(
