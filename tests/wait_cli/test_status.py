@@ -178,3 +178,15 @@ def test_exit_codes_are_distinct_and_documented() -> None:
     assert len({int(c) for c in ExitCode}) == len(ExitCode)
     for code in ExitCode:
         assert f"{int(code)} " in EPILOG
+
+
+def test_the_help_says_when_a_wait_times_out_without_max_wait() -> None:
+    """`--help` said exit 3 was "--max-wait passed", yet a botocore waiter run without
+    --max-wait times out (exit 3) at botocore's delay × max attempts, as the README
+    says (found by review s23)."""
+    from waitable.wait_cli.command import EPILOG
+
+    text = " ".join(EPILOG.split())
+    assert "3 timeout (the deadline passed: --max-wait, else botocore's delay × " in (
+        text
+    )

@@ -39,7 +39,8 @@ __all__ = ["wait"]
 
 EPILOG = """\b
 Exit status: 0 success, 1 failure state reached, 2 bad usage,
-3 timeout (--max-wait passed), 4 attempts exhausted (--max-attempts),
+3 timeout (the deadline passed: --max-wait, else botocore's
+delay × max attempts), 4 attempts exhausted (--max-attempts),
 5 the operation raised an error no acceptor matches, 6 unexpected error,
 130 interrupted (Ctrl-C).
 """
