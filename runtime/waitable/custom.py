@@ -682,11 +682,11 @@ def custom_waiter_from_trait(
     it: unlike in a Smithy model, where it is only warned of, it would be ignored.
     """
     name = _checked_name(name)
-    source = "the trait document"
+    source, place = "the trait document", "the document"
     if isinstance(document, str) and not document.lstrip().startswith(("{", "[")):
         document = Path(document)  # a file name: JSON text starts with `{` or `[`
     if isinstance(document, os.PathLike):
-        source = os.fspath(document)
+        source, place = os.fspath(document), "the file"
         try:
             document = read_text(source)
         except UnreadableFile as exc:
@@ -735,7 +735,12 @@ def custom_waiter_from_trait(
     errors = _checked_errors(name, options.pop("errors", ()))
     try:
         definition = WaiterDefinition.from_trait(
-            name, operation_method or "custom", document, errors=errors, strict=True
+            name,
+            operation_method or "custom",
+            document,
+            errors=errors,
+            strict=True,
+            document=place,
         )
     except WaiterDefinitionError as exc:
         raise WaiterDefinitionError(f"{source}: {exc}") from None

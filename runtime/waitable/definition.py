@@ -57,6 +57,19 @@ Search: TypeAlias = Callable[[Any], Any]
 class WaiterDefinitionError(ValueError):
     """A waiter definition (or the trait value it came from) breaks the Smithy waiters spec."""
 
+    #: For an error that closes with advice: the error without it, and the advice's
+    #: action ("fix the expression"), so that a reader of a definition written by
+    #: hand (`custom_waiter_from_trait`) can say where in it to follow it.
+    detail: str | None = None
+    action: str | None = None
+
+
+def _advised(message: str, detail: str, action: str) -> WaiterDefinitionError:
+    """A `WaiterDefinitionError` saying `message`, which is `detail` and `action`."""
+    error = WaiterDefinitionError(message)
+    error.detail, error.action = detail, action
+    return error
+
 
 class AcceptorState(str, enum.Enum):
     """The state an acceptor moves the waiter to when its matcher matches."""
@@ -80,28 +93,45 @@ def _compile(path: str, what: str) -> Search:
     try:
         parsed = legacy_literals_allowed(jmespath.compile, path)
     except JMESPathError as exc:
-        raise WaiterDefinitionError(
-            f"invalid JMESPath expression in {what} {path!r}: {exc}; "
-            "fix the expression in the waiter's trait"
+        detail = f"invalid JMESPath expression in {what} {path!r}: {exc}"
+        raise _advised(
+            f"{detail}; fix the expression in the waiter's trait",
+            detail,
+            "fix the expression",
         ) from exc
     except RecursionError:
-        raise WaiterDefinitionError(
+        detail = (
             f"the JMESPath expression in {what} {path[:60]!r}... nests too deeply "
-            "to parse; simplify the expression in the waiter's trait"
+            "to parse"
+        )
+        raise _advised(
+            f"{detail}; simplify the expression in the waiter's trait",
+            detail,
+            "simplify the expression",
         ) from None
     except ValueError:  # the lexer's int() of a number past Python's digit limit
-        raise WaiterDefinitionError(
+        detail = (
             f"the JMESPath expression in {what} {path[:60]!r}... holds a number of "
             f"more than {sys.get_int_max_str_digits()} digits, more than Python "
-            "converts; fix the expression in the waiter's trait"
+            "converts"
+        )
+        raise _advised(
+            f"{detail}; fix the expression in the waiter's trait",
+            detail,
+            "fix the expression",
         ) from None
     nesting = interpreted_nesting(parsed.parsed)
     if nesting > MAX_INTERPRETED_NESTING:
-        raise WaiterDefinitionError(
+        detail = (
             f"the JMESPath expression in {what} {path[:60]!r}... nests {nesting} "
             f"levels deep, past the {MAX_INTERPRETED_NESTING} the jmespath "
-            "interpreter evaluates; simplify the expression in the waiter's trait "
-            "(a generated waiter may use --jmespath compiled, which has no such limit)"
+            "interpreter evaluates"
+        )
+        raise _advised(
+            f"{detail}; simplify the expression in the waiter's trait "
+            "(a generated waiter may use --jmespath compiled, which has no such limit)",
+            detail,
+            "simplify the expression",
         )
 
     def search(value: Any) -> Any:
@@ -315,9 +345,12 @@ class Acceptor:
                     f"got {describe_value(self.message)}"
                 )
             if self.state is not AcceptorState.FAILURE:
-                raise WaiterDefinitionError(
-                    f"an acceptor `message` is only valid on failure acceptors, "
-                    f"but this acceptor's state is {self.state.value}; remove the message"
+                detail = (
+                    "an acceptor `message` is only valid on failure acceptors, "
+                    f"but this acceptor's state is {self.state.value}"
+                )
+                raise _advised(
+                    f"{detail}; remove the message", detail, "remove the message"
                 )
             compiled = self.message_search or _compile(self.message, "message")
         object.__setattr__(self, "compiled_message", compiled)
@@ -405,10 +438,11 @@ class WaiterDefinition:
             except SecondsError as exc:
                 raise WaiterDefinitionError(f"{where}: {label} {exc}") from None
         if self.min_delay > self.max_delay:
-            raise WaiterDefinitionError(
-                f"{where}: minDelay {self.min_delay} is greater than maxDelay "
-                f"{self.max_delay}; make minDelay <= maxDelay"
+            detail = (
+                f"minDelay {self.min_delay} is greater than maxDelay {self.max_delay}"
             )
+            action = "make minDelay <= maxDelay"
+            raise _advised(f"{where}: {detail}; {action}", detail, action)
 
     @classmethod
     def from_trait(
@@ -419,14 +453,19 @@ class WaiterDefinition:
         *,
         errors: Iterable[ModeledError] = (),
         strict: bool = False,
+        document: str | None = None,
     ) -> WaiterDefinition:
         """Build a definition from one waiter of the trait's JSON value (the map entry's value).
 
         Members the trait does not define are ignored, as Smithy only warns of
         them in a model; `strict` refuses them, naming each and where it is (a
         definition written by hand, for `custom_waiter_from_trait`).
+        `document` is where such a definition was written, as its errors' advice
+        names it ("the file"): they then speak of no model or operation, which
+        it does not have, and name the waiter once.
         """
-        return _TraitReader(name, operation, strict).waiter(value, tuple(errors))
+        reader = _TraitReader(name, operation, strict, document)
+        return reader.waiter(value, tuple(errors))
 
 
 def _check_positions(positions: Any, where: str) -> None:
@@ -468,18 +507,36 @@ class _TraitReader:
     name: str
     operation: str
     strict: bool = False
+    #: Where a definition written by hand is ("the file", "the document"), for
+    #: its errors' advice; None for a model's trait value.
+    document: str | None = None
 
     def fail(
-        self,
-        detail: str,
-        index: int | None = None,
-        advice: str = "fix the trait value in the model",
+        self, detail: str, index: int | None = None, advice: str | None = None
     ) -> WaiterDefinitionError:
         at = "" if index is None else f", acceptor {index}"
+        if self.document is not None:
+            advice = advice or f"fix it in {self.document}"
+            return WaiterDefinitionError(
+                f"waiter {self.name!r}{at}: {detail}; {advice}"
+            )
+        advice = advice or "fix the trait value in the model"
         return WaiterDefinitionError(
             f"smithy.waiters#waitable on {self.operation}: waiter {self.name!r}{at}: "
             f"{detail}; {advice}"
         )
+
+    def failed(
+        self, error: WaiterDefinitionError, index: int | None = None
+    ) -> WaiterDefinitionError:
+        """`error`, raised building a part of the definition, as this reader's own.
+
+        A document written by hand gets the error's own advice, said of the
+        document, in place of a second "fix" clause.
+        """
+        if self.document is not None and error.detail and error.action:
+            return self.fail(error.detail, index, f"{error.action} in {self.document}")
+        return self.fail(str(error), index)
 
     def waiter(
         self, value: Mapping[str, Any], errors: tuple[ModeledError, ...]
@@ -524,7 +581,7 @@ class _TraitReader:
                 errors=errors,
             )
         except WaiterDefinitionError as exc:
-            raise self.fail(str(exc)) from None
+            raise self.failed(exc) from None
 
     def refuse_unknown_keys(self, value: Mapping[str, Any]) -> None:
         """Refuse every key the trait does not define, each with where it is."""
@@ -537,6 +594,11 @@ class _TraitReader:
         delay = value.get(key, default)
         if isinstance(delay, bool) or not isinstance(delay, int) or delay < 1:
             raise self.fail(f"`{key}` must be an integer >= 1, got {delay!r}")
+        if self.document is not None:  # else the definition says it, as `min_delay`
+            try:
+                parse_seconds(delay)
+            except SecondsError as exc:
+                raise self.fail(f"`{key}` {exc}") from None
         return delay
 
     def acceptor(self, value: Any, index: int) -> Acceptor:
@@ -556,7 +618,7 @@ class _TraitReader:
         try:
             return Acceptor(state, matcher, message)
         except WaiterDefinitionError as exc:
-            raise self.fail(str(exc), index) from None
+            raise self.failed(exc, index) from None
 
     def matcher(self, value: Any, index: int) -> Matcher:
         if not isinstance(value, Mapping):
@@ -596,4 +658,4 @@ class _TraitReader:
         try:
             return kind_cls(path, expected, comparator)
         except WaiterDefinitionError as exc:
-            raise self.fail(str(exc), index) from None
+            raise self.failed(exc, index) from None

@@ -3,7 +3,8 @@
 README: `custom_waiter_from_trait(name, "waiters.json")` reads a file, so a plain
 string naming a file is a path; a file may hold several waiters, and asking for one
 it does not hold names the ones it does. A broken value is reported once, with the
-file and the waiter, not wrapped in its own prefix again.
+file and the waiter, not wrapped in its own prefix again, and says what to fix
+in the document: there is no model (review s23, finding 6).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from waitable import FixedDelay, WaiterConfigurationError, WaiterDefinitionError
 from waitable.custom import custom_waiter_from_trait
 from waitable.testing import VirtualClock
 
-PREFIX = "smithy.waiters#waitable on custom: waiter 'Build'"
+PREFIX = "the trait document: waiter 'Build'"
 
 
 def _acceptor(expected: str, state: str = "success") -> dict[str, Any]:
@@ -116,7 +117,7 @@ def test_a_bad_delay_is_reported_once(key: str, delay: object) -> None:
     text = str(raised.value)
     assert f"`{key}` must be an integer >= 1" in text
     assert text.count(PREFIX) == 1
-    assert text.count("fix the trait value") == 1
+    assert text.count("fix it in the document") == 1
 
 
 def test_a_bad_matcher_is_reported_once_with_its_acceptor() -> None:
@@ -131,7 +132,7 @@ def test_a_bad_matcher_is_reported_once_with_its_acceptor() -> None:
     text = str(raised.value)
     assert text.count(PREFIX) == 1
     assert "acceptor 0" in text and "needs string `path` and `expected`" in text
-    assert text.count("fix the trait value") == 1
+    assert text.count("fix it in the document") == 1
 
 
 def test_a_bad_backoff_is_refused_when_the_class_is_built() -> None:
@@ -139,3 +140,114 @@ def test_a_bad_backoff_is_refused_when_the_class_is_built() -> None:
     with pytest.raises(WaiterConfigurationError, match="backoff must be a strategy"):
         custom_waiter_from_trait("Build", BUILD, backoff="fixed")
     assert custom_waiter_from_trait("Build", BUILD, backoff=FixedDelay()) is not None
+
+
+# Review s23, finding 6: a document passed to custom_waiter_from_trait is no model.
+# Its errors name the document (the file's path, or "the trait document") and the
+# waiter once, and close with one piece of advice saying what to fix in it.
+
+_OK = {"state": "success", "matcher": {"success": True}}
+_BAD_PATH = {
+    "state": "success",
+    "matcher": {
+        "output": {"path": "a[", "expected": "x", "comparator": "stringEquals"}
+    },
+}
+DOCUMENT_ERRORS = [
+    (
+        {"acceptors": [_OK], "minDelay": 30, "maxDelay": 15},
+        "waiter 'Build': minDelay 30 is greater than maxDelay 15; "
+        "make minDelay <= maxDelay in the {place}",
+    ),
+    (
+        {"acceptors": [_OK], "minDelay": 0},
+        "waiter 'Build': `minDelay` must be an integer >= 1, got 0; "
+        "fix it in the {place}",
+    ),
+    (
+        {"acceptors": [_OK], "maxDelay": 10**20},
+        "waiter 'Build': `maxDelay` must be a positive, finite number of seconds",
+    ),
+    (
+        {"acceptors": [{"state": "done", "matcher": {"success": True}}]},
+        "waiter 'Build', acceptor 0: `state` must be success, failure or retry, "
+        "got 'done'; fix it in the {place}",
+    ),
+    (
+        {"acceptors": [_BAD_PATH]},
+        "waiter 'Build', acceptor 0: invalid JMESPath expression in path 'a[': ",
+    ),
+    (
+        {"acceptors": [{**_OK, "state": "retry", "message": "reason"}, _OK]},
+        "waiter 'Build', acceptor 0: an acceptor `message` is only valid on failure "
+        "acceptors, but this acceptor's state is retry; remove the message in the "
+        "{place}",
+    ),
+]
+
+
+@pytest.mark.parametrize(("document", "expected"), DOCUMENT_ERRORS)
+@pytest.mark.parametrize("form", ["dict", "file"])
+def test_document_errors_name_the_document_not_a_model(
+    tmp_path: Path, form: str, document: dict[str, Any], expected: str
+) -> None:
+    if form == "file":
+        file = tmp_path / "waiters.json"
+        file.write_text(json.dumps({"Build": document}))
+        source, place, given = str(file), "file", file
+    else:
+        source, place, given = "the trait document", "document", document
+    with pytest.raises(WaiterDefinitionError) as raised:
+        custom_waiter_from_trait("Build", given)  # type: ignore[arg-type]
+    text = str(raised.value)
+    assert text.startswith(f"{source}: {expected.format(place=place)}")
+    assert text.count("'Build'") == 1  # the waiter is named once
+    for model_words in ("smithy.waiters#waitable", "on custom", "operation", "model"):
+        assert model_words not in text
+    assert text.count("; ") == 1 or "JMESPath" in text  # one closing advice
+
+
+def test_a_bad_path_in_a_document_gets_one_fix_clause(tmp_path: Path) -> None:
+    file = tmp_path / "waiters.json"
+    file.write_text(json.dumps({"Build": {"acceptors": [_BAD_PATH]}}))
+    with pytest.raises(WaiterDefinitionError) as raised:
+        custom_waiter_from_trait("Build", file)
+    text = str(raised.value)
+    assert text.endswith("; fix the expression in the file")
+    assert text.count("fix") == 1
+    assert "waiter's trait" not in text
+
+
+def test_a_model_trait_keeps_its_messages() -> None:
+    """The same mistakes in a model's trait (no document) say what they said."""
+    from waitable.definition import WaiterDefinition
+
+    cases = [
+        (
+            {"acceptors": [_OK], "minDelay": 30, "maxDelay": 15},
+            "smithy.waiters#waitable on ns#GetBuild: waiter 'Build': waiter 'Build' "
+            "of operation 'ns#GetBuild': minDelay 30 is greater than maxDelay 15; "
+            "make minDelay <= maxDelay; fix the trait value in the model",
+        ),
+        (
+            {"acceptors": [_BAD_PATH]},
+            "; fix the expression in the waiter's trait; fix the trait value in the "
+            "model",
+        ),
+        (
+            {"acceptors": [{**_OK, "state": "retry", "message": "reason"}, _OK]},
+            "smithy.waiters#waitable on ns#GetBuild: waiter 'Build', acceptor 0: an "
+            "acceptor `message` is only valid on failure acceptors, but this "
+            "acceptor's state is retry; remove the message; fix the trait value in "
+            "the model",
+        ),
+        (
+            {"acceptors": [_OK], "maxDelay": 10**20},
+            "smithy.waiters#waitable on ns#GetBuild: waiter 'Build': waiter 'Build' "
+            "of operation 'ns#GetBuild': max_delay must be a positive",
+        ),
+    ]
+    for value, expected in cases:
+        with pytest.raises(WaiterDefinitionError) as raised:
+            WaiterDefinition.from_trait("Build", "ns#GetBuild", value)
+        assert expected in str(raised.value)
