@@ -675,7 +675,8 @@ def custom_waiter_from_trait(
 
     `document` is the waiter's object (or the trait's map holding `name`), as a
     dict, JSON text, or a path to a JSON file (a `Path`, or a string that does not
-    start with `{` or `[`, as in `custom_waiter_from_trait(name, "waiters.json")`).
+    start with `{` or `[`, as in `custom_waiter_from_trait(name, "waiters.json")`;
+    an empty or blank string is refused, not read as the directory `.`).
     `options` are `custom_waiter`'s (not `acceptors`, `min_delay`, `max_delay`,
     `documentation`). A key the trait does not define (a typo such as `minDealy`,
     or `maxAttempts`, which is the `max_attempts` option here) is refused, naming
@@ -683,6 +684,13 @@ def custom_waiter_from_trait(
     """
     name = _checked_name(name)
     source, place = "the trait document", "the document"
+    if isinstance(document, (str, bytes)) and not document.strip():
+        # Not a file name: `Path("")` is the directory `.`.
+        raise WaiterDefinitionError(
+            f"the trait document is empty ({describe_value(document)}); pass the "
+            f"definition of waiter {name!r} as a dict, JSON text such as "
+            '{"acceptors": [...]}, or the path of a JSON file'
+        )
     if isinstance(document, str) and not document.lstrip().startswith(("{", "[")):
         document = Path(document)  # a file name: JSON text starts with `{` or `[`
     if isinstance(document, os.PathLike):

@@ -251,3 +251,16 @@ def test_a_model_trait_keeps_its_messages() -> None:
         with pytest.raises(WaiterDefinitionError) as raised:
             WaiterDefinition.from_trait("Build", "ns#GetBuild", value)
         assert expected in str(raised.value)
+
+
+@pytest.mark.parametrize("empty", ["", "   ", "\n", b"", b" \n"])
+def test_an_empty_document_is_refused_as_empty_not_read_as_a_directory(
+    empty: str | bytes,
+) -> None:
+    """Review s23, finding 7: "" became `Path("")`, the directory `.`."""
+    with pytest.raises(WaiterDefinitionError) as raised:
+        custom_waiter_from_trait("Build", empty)
+    text = str(raised.value)
+    assert text.startswith("the trait document is empty")
+    assert "dict" in text and "JSON text" in text and "path" in text
+    assert "directory" not in text and not text.startswith(".:")
