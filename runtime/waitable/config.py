@@ -76,14 +76,29 @@ def _fixed(name: str, backoff: Backoff) -> Callable[..., NamedStrategy]:
     return build
 
 
+#: Seed 004's default `maxDelay` for the exponential strategies.
+_EXPONENTIAL_MAX_DELAY = 20
+
+
 def _exponential(name: str, backoff: Backoff) -> Callable[..., NamedStrategy]:
-    def build(*, base_delay: float = 1, max_delay: float = 20) -> NamedStrategy:
+    def build(
+        *, base_delay: float = 1, max_delay: float | None = None
+    ) -> NamedStrategy:
         base = float(_seconds(name, "base_delay", base_delay))  # continuous, as above
-        cap = float(_seconds(name, "max_delay", max_delay))
-        if base > cap:
+        given = max_delay is not None
+        cap = float(
+            _seconds(name, "max_delay", max_delay) if given else _EXPONENTIAL_MAX_DELAY
+        )
+        if base > cap and given:
             raise WaiterConfigurationError(
                 f"{name}: base_delay {base:g} is greater than max_delay {cap:g}; "
                 "pass base_delay <= max_delay"
+            )
+        if base > cap:  # the caller never wrote the 20: say where it comes from
+            raise WaiterConfigurationError(
+                f"{name}: base_delay {base:g} is greater than max_delay, which "
+                f"defaults to {cap:g}; pass base_delay <= {cap:g}, or also pass "
+                f"max_delay >= {base:g}"
             )
         return NamedStrategy(name, backoff, base, cap)
 

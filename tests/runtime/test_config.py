@@ -378,3 +378,24 @@ def test_a_strategy_name_that_is_no_known_string_is_a_configuration_error(
     """A list raised a raw `TypeError: unhashable type` from the table look-up."""
     with pytest.raises(WaiterConfigurationError, match="unknown backoff strategy"):
         named_strategy(name)
+
+
+@pytest.mark.parametrize("name", [n for n in STRATEGY_NAMES if "xponential" in n])
+def test_a_base_delay_above_the_default_max_delay_says_it_is_the_default(
+    name: str,
+) -> None:
+    """Review s23, finding 7: the caller never gave max_delay, so "greater than
+    max_delay 20" named a number they had not written."""
+    with pytest.raises(WaiterConfigurationError) as raised:
+        named_strategy(name, base_delay=30)
+    assert str(raised.value) == (
+        f"{name}: base_delay 30 is greater than max_delay, which defaults to 20; "
+        "pass base_delay <= 20, or also pass max_delay >= 30"
+    )
+    with pytest.raises(WaiterConfigurationError) as given_too:
+        named_strategy(name, base_delay=30, max_delay=20)
+    assert str(given_too.value) == (  # a max_delay given: as before
+        f"{name}: base_delay 30 is greater than max_delay 20; "
+        "pass base_delay <= max_delay"
+    )
+    assert named_strategy(name, base_delay=20).max_delay == 20

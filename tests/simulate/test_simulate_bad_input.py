@@ -443,3 +443,22 @@ def test_option_rewrites_is_the_mechanism_of_for_cli() -> None:
     assert rewrite("pass delay=15; the delay; x_y", rules) == (
         "pass --delay 15; the delay; --x-y"
     )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--strategy", "exponentialDelay", "--base-delay", "30"],
+        ["--compare", "exponentialDelay,fixedDelay", "--base-delay", "30"],
+    ],
+)
+def test_a_base_delay_above_the_default_max_delay_names_the_default(
+    args: list[str],
+) -> None:
+    """Review s23, finding 7: "greater than --max-delay 20" when none was given."""
+    line = refused(*args)
+    assert (
+        "--base-delay 30 is greater than --max-delay, which defaults to 20; "
+        "pass --base-delay <= 20, or also pass --max-delay >= 30"
+    ) in line, line
+    assert not PYTHON_NAMES.search(line), line
