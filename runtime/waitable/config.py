@@ -32,7 +32,7 @@ from .backoff import (
     SmithyBackoff,
 )
 from .errors import WaiterConfigurationError
-from .options import attempts_cap
+from .options import attempts_cap, given_backoff, makes_strategies
 from .seconds import SecondsError, describe_value, parse_seconds
 
 __all__ = ["STRATEGY_NAMES", "NamedStrategy", "WaiterConfig", "named_strategy"]
@@ -210,15 +210,18 @@ class WaiterConfig:
             # too, and a float, so a continuous strategy's jitter stays continuous).
             low = low if strategy.min_delay is None else strategy.min_delay
             high = high if strategy.max_delay is None else strategy.max_delay
-        elif isinstance(strategy, type):  # FixedDelay for FixedDelay(): see options
+        elif isinstance(strategy, type) and makes_strategies(strategy):
+            # FixedDelay for FixedDelay(): see options.validate_backoff
             raise WaiterConfigurationError(
                 f"{owner}: backoff must be a strategy, got the class "
                 f"{strategy.__name__}; pass an instance: {strategy.__name__}()"
             )
-        elif strategy is not None and not callable(strategy):
+        elif strategy is not None and (
+            isinstance(strategy, type) or not callable(strategy)
+        ):
             raise WaiterConfigurationError(
                 f"{owner}: backoff must be a strategy such as waitable.SmithyBackoff() "
-                f"or named_strategy('fixedDelay', delay=5), got {describe_value(strategy)}"
+                f"or named_strategy('fixedDelay', delay=5), got {given_backoff(strategy)}"
             )
         if low is not None:
             low = _seconds(owner, "min_delay", low)

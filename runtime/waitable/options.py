@@ -23,6 +23,8 @@ from .seconds import SecondsError, describe_value, parse_seconds
 
 __all__ = [
     "exception_types",
+    "given_backoff",
+    "makes_strategies",
     "WaitOptions",
     "resolve_options",
     "validate_backoff",
@@ -138,6 +140,19 @@ def resolve_options(
     )
 
 
+def makes_strategies(cls: type) -> bool:
+    """Whether the instances of `cls` are callable, as a strategy class's are
+    (`FixedDelay`, or a caller's own), so that `cls()` is what was meant."""
+    return any("__call__" in vars(base) for base in cls.__mro__ if base is not object)
+
+
+def given_backoff(backoff: object) -> str:
+    """What was passed as `backoff` and is no strategy, for the error's "got ..."."""
+    if isinstance(backoff, type):  # `dict`: not a strategy, nor are its instances
+        return f"the class {backoff.__name__}, which is not a backoff strategy"
+    return describe_value(backoff)
+
+
 def validate_backoff(name: str, backoff: Any) -> Backoff:
     """`backoff` when it is a strategy (callable); else an error for waiter `name`
     that says what to pass (a named strategy belongs in a `WaiterConfig`).
@@ -145,18 +160,18 @@ def validate_backoff(name: str, backoff: Any) -> Backoff:
     A class (`FixedDelay` for `FixedDelay()`) is refused here: called with a
     `RetryContext` it returns an instance, refused only after the first request.
     """
-    if isinstance(backoff, type):
+    if isinstance(backoff, type) and makes_strategies(backoff):
         raise WaiterConfigurationError(
             f"waiter {name}: backoff must be a strategy, got the class "
             f"{backoff.__name__}; pass an instance: {backoff.__name__}()"
         )
-    if callable(backoff):
+    if callable(backoff) and not isinstance(backoff, type):
         strategy: Backoff = backoff
         return strategy
     named = type(backoff).__name__ == "NamedStrategy"
     raise WaiterConfigurationError(
         f"waiter {name}: backoff must be a strategy such as waitable.SmithyBackoff() "
-        f"or a function of a RetryContext, got {describe_value(backoff)}"
+        f"or a function of a RetryContext, got {given_backoff(backoff)}"
         + (
             "; a named strategy goes in config=WaiterConfig(backoff=...), which "
             "also sets the delays it names"

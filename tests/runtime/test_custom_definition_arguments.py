@@ -95,3 +95,45 @@ def test_a_backoff_class_is_refused_before_any_request(strategy: Any) -> None:
     with pytest.raises(WaiterConfigurationError, match=r"an instance.*\(\)"):
         waiter.wait(max_wait_time=60, backoff=strategy)
     assert client.calls == 0
+
+
+class OwnStrategy:
+    """A strategy class of the caller's own: its instances are strategies."""
+
+    def __call__(self, retry: Any) -> float:
+        return 1.0
+
+
+@pytest.mark.parametrize("not_a_strategy", [dict, int, str, Exception, object])
+def test_a_class_that_is_no_strategy_is_not_told_to_be_instantiated(
+    not_a_strategy: type,
+) -> None:
+    """Review s23, finding 7: `backoff=dict` advised "pass an instance: dict()",
+    which is no strategy either. Only a class whose instances are strategies
+    (a callable class: FixedDelay, a caller's own) gets that advice."""
+    name = not_a_strategy.__name__
+    calls: list[Any] = [
+        lambda: Build(Client(), clock=VirtualClock(), backoff=not_a_strategy),
+        lambda: WaiterConfig(backoff=not_a_strategy),
+        lambda: custom_waiter(
+            "Built", acceptors=[success(True)], backoff=not_a_strategy
+        ),
+        lambda: Build(Client(), clock=VirtualClock()).wait(
+            max_wait_time=60, backoff=not_a_strategy
+        ),
+    ]
+    for call in calls:
+        with pytest.raises(WaiterConfigurationError) as raised:
+            call()
+        text = str(raised.value)
+        assert "an instance" not in text and f"{name}()" not in text, text
+        assert f"the class {name}, which is not a backoff strategy" in text, text
+        assert "waitable.SmithyBackoff()" in text, text
+    with pytest.raises(
+        WaiterConfigurationError, match=r"pass an instance: OwnStrategy\(\)"
+    ):
+        WaiterConfig(backoff=OwnStrategy)
+    with pytest.raises(
+        WaiterConfigurationError, match=r"pass an instance: OwnStrategy\(\)"
+    ):
+        Build(Client(), clock=VirtualClock(), backoff=OwnStrategy)
