@@ -462,3 +462,41 @@ def test_a_base_delay_above_the_default_max_delay_names_the_default(
         "pass --base-delay <= 20, or also pass --max-delay >= 30"
     ) in line, line
     assert not PYTHON_NAMES.search(line), line
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "1e10", "abc"])
+def test_a_bad_call_duration_in_a_compare_entry_names_the_entry_once(
+    value: str,
+) -> None:
+    """Review s23, finding 7: the entry was shown twice (its label is the entry) and
+    the advice was the --call-duration option, inside a --compare entry."""
+    entry = f"fixedDelay:call_duration={value}"
+    line = refused("--compare", entry, "--wait-timeout", "60")
+    assert line == (
+        f"Error: Invalid value for --compare: {entry!r}: call_duration must be "
+        f"seconds >= 0, got {value!r}; write e.g. call_duration=0.2"
+    ), line
+    assert line.count(entry) == 1 and "--call-duration" not in line
+
+
+def test_spaces_around_a_compare_entrys_name_and_keys_are_ignored() -> None:
+    """Review s23, finding 7: " fixedDelay : delay=3" was "unknown strategy
+    'fixedDelay '"; a value's spaces were already allowed."""
+
+    def report(compare: str) -> Any:
+        result = CliRunner().invoke(
+            waitable,
+            ["simulate", "--runs", "5", "--json", "--wait-timeout", "60"]
+            + ["--compare", compare],
+        )
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)
+
+    spaced = report(" fixedDelay : delay=3 , smithy : max_delay = 60 : label= s ")
+    plain = report("fixedDelay:delay=3,smithy:max_delay=60:label=s")
+    fixed, smithy = spaced["strategies"]
+    assert smithy == plain["strategies"][1]  # label= s: the value is stripped too
+    assert fixed["label"] == "fixedDelay : delay=3"  # the entry, as written
+    for part in ("settings", "timeline"):
+        assert fixed[part] == plain["strategies"][0][part]
+    assert fixed["settings"]["delay"] == 3

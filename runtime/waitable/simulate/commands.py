@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from .html import render_html
 from .report import build_report
 from .resource import ResourceModel
 from .simulation import (
+    MAX_CALL_DURATION,
     PENDING,
     READY,
     Candidate,
@@ -163,6 +165,22 @@ def _attempts(text: str, item: str) -> int:
     return value
 
 
+def _call_duration(text: str, item: str) -> float:
+    """An entry's `call_duration=` as seconds >= 0, refused in the entry's own words
+    (its key, not the --call-duration option; the entry named once)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value < MAX_CALL_DURATION:
+        raise click.BadParameter(
+            f"{item!r}: call_duration must be seconds >= 0, got {text!r}; "
+            "write e.g. call_duration=0.2",
+            param_hint="--compare",
+        )
+    return int(value) if value.is_integer() else value
+
+
 def _and(names: tuple[str, ...] | list[str], word: str = "and") -> str:
     """`a`, `a and b`, `a, b and c`: names for a message."""
     names = list(names)
@@ -184,7 +202,7 @@ def _item_pairs(item: str, name: str) -> dict[str, str]:
     """
     pairs: dict[str, str] = {}
     for pair in item.strip().split(":")[1:]:
-        key, sep, value = pair.partition("=")
+        key, sep, value = (part.strip() for part in pair.partition("="))
         if not sep or key not in ITEM_KEYS:
             raise click.BadParameter(
                 f"{item!r}: write NAME:key=value with keys {', '.join(ITEM_KEYS)}",
@@ -201,7 +219,7 @@ def _item_pairs(item: str, name: str) -> dict[str, str]:
                 f"({_and(_takers(key), 'or')} take {key})",
                 param_hint="--compare",
             )
-        if not value.strip():
+        if not value:
             raise click.BadParameter(
                 f"{item!r}: {key}= has no value", param_hint="--compare"
             )
@@ -218,7 +236,7 @@ def _compare_item(
     that reached it: one the strategy does not take, or that the entry sets
     itself, did not (the caller refuses an option that reached no entry).
     """
-    name = item.strip().split(":")[0]
+    name = item.split(":")[0].strip()  # " fixedDelay : delay=3" as its keys are
     if name not in PARAMETERS:
         raise click.BadParameter(
             f"unknown strategy {name!r} in --compare; use one of {', '.join(STRATEGY_NAMES)}",
@@ -234,7 +252,7 @@ def _compare_item(
     if "max_attempts" in pairs:
         options["max_attempts"] = _attempts(pairs["max_attempts"], item)
     if "call_duration" in pairs:
-        options["call_duration"] = _number(pairs["call_duration"], "call_duration")
+        options["call_duration"] = _call_duration(pairs["call_duration"], item.strip())
     label = pairs.get("label", item.strip())
     try:
         candidate = strategy_candidate(name, label=label, **options, **params)

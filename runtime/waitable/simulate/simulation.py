@@ -78,6 +78,10 @@ class SimulationError(Exception):
     """A configuration that cannot be simulated (e.g. one that never lets time move)."""
 
 
+#: A call's duration is less than this many seconds (about 31 years).
+MAX_CALL_DURATION = 1e9
+
+
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """One configuration to simulate: a waiter class, its config, and the wait's arguments.
@@ -101,7 +105,7 @@ class Candidate:
         if (
             isinstance(duration, bool)
             or not isinstance(duration, (int, float))
-            or not 0 <= duration < 1e9
+            or not 0 <= duration < MAX_CALL_DURATION
         ):
             raise WaiterConfigurationError(
                 f"{self.label}: call_duration must be seconds >= 0, got {duration!r}; "
