@@ -55,9 +55,11 @@ __all__ = [
     "BotocoreWaiterError",
     "available_services",
     "default_config",
+    "service_waiter",
     "service_waiters",
     "translate_waiter",
     "waiter_class",
+    "waiter_names",
 ]
 
 InputT = TypeVar("InputT")
@@ -65,7 +67,8 @@ OutputT = TypeVar("OutputT")
 
 
 class BotocoreWaiterError(WaiterConfigurationError):
-    """botocore is missing, or a service or waiter is not in the installed botocore."""
+    """botocore is missing, a service or waiter is not in the installed botocore, or
+    a waiter's data cannot be translated."""
 
 
 @dataclass(frozen=True)
@@ -204,25 +207,72 @@ def translate_waiter(
     )
 
 
-def service_waiters(service: str, session: Any = None) -> dict[str, BotocoreWaiter]:
-    """Every waiter of `service` in the installed botocore, keyed by botocore's name."""
-    session = _session(session)
+def _waiters_document(service: str, session: Any) -> dict[str, Any]:
+    """The raw `waiters` map of `service`'s `waiters-2.json`, or the error saying the
+    installed botocore has no waiters for it (no file, or an empty one)."""
     botocore = _botocore()
-    loader = _loader(session)
-    none = BotocoreWaiterError(
-        f"the installed botocore has no waiters for service {service!r}; "
-        f"services with waiters: {', '.join(available_services(session))}"
-    )
     try:
-        document = loader.load_service_model(service, "waiters-2")
+        document = _loader(session).load_service_model(service, "waiters-2")
     except botocore.exceptions.DataNotFoundError:
-        raise none from None
-    waiters = document.get("waiters", {})
-    if not waiters:  # an empty waiters-2.json (bedrock's): no service with waiters
-        raise none
+        document = None
+    waiters = document.get("waiters") if isinstance(document, dict) else None
+    if not waiters or not isinstance(waiters, dict):
+        # no file, or an empty one (bedrock's): no service with waiters
+        raise BotocoreWaiterError(
+            f"the installed botocore has no waiters for service {service!r}; "
+            f"services with waiters: {', '.join(available_services(session))}"
+        )
+    return waiters
+
+
+def waiter_names(service: str, session: Any = None) -> list[str]:
+    """The names of `service`'s waiters in the installed botocore, sorted, read
+    without translating them (as botocore's `client.waiter_names`)."""
+    return sorted(_waiters_document(service, _session(session)))
+
+
+def service_waiter(service: str, name: str, session: Any = None) -> BotocoreWaiter:
+    """botocore's waiter `name` of `service`, translated alone: a waiter of the same
+    service that cannot be translated does not matter, as botocore builds a waiter
+    only when asked for it.
+
+    A waiter that is not there, or whose data cannot be translated (a matcher of a
+    newer botocore, custom data under `AWS_DATA_PATH`), is a `BotocoreWaiterError`
+    naming the service, the waiter and what is wrong.
+    """
+    session = _session(session)
+    waiters = _waiters_document(service, session)
+    if name not in waiters:
+        raise BotocoreWaiterError(
+            f"service {service!r} has no botocore waiter {name!r}; "
+            f"its waiters: {', '.join(sorted(waiters))}"
+        )
+    xform_name = _botocore().xform_name
+    try:
+        return translate_waiter(service, name, waiters[name], xform_name)
+    except (WaiterDefinitionError, TypeError, ValueError, AttributeError) as exc:
+        what = str(exc) or type(exc).__name__
+        where = f"botocore waiter {service}.{name}"
+        if not what.startswith(where):
+            what = f"{where}: {what}"
+        raise BotocoreWaiterError(
+            f"{what}; waitable cannot translate this waiter's data (from a newer "
+            "botocore, or custom data under AWS_DATA_PATH?); the other waiters of "
+            f"{service!r} are not affected"
+        ) from exc
+
+
+def service_waiters(service: str, session: Any = None) -> dict[str, BotocoreWaiter]:
+    """Every waiter of `service` in the installed botocore, keyed by botocore's name.
+
+    All or nothing: one waiter that cannot be translated raises its
+    `BotocoreWaiterError` (`service_waiter`); `waiter_names` and `service_waiter`
+    take the waiters one at a time.
+    """
+    session = _session(session)
     return {
-        name: translate_waiter(service, name, waiters[name], botocore.xform_name)
-        for name in sorted(waiters)
+        name: service_waiter(service, name, session)
+        for name in waiter_names(service, session)
     }
 
 
@@ -389,13 +439,7 @@ def waiter_class(
     `wait(input)` uses botocore's delay and `delay × maxAttempts` as the default
     `max_wait_time` unless given a `config=` or per-call overrides.
     """
-    waiters = service_waiters(service, session)
-    waiter = waiters.get(name)
-    if waiter is None:
-        raise BotocoreWaiterError(
-            f"service {service!r} has no botocore waiter {name!r}; "
-            f"its waiters: {', '.join(waiters)}"
-        )
+    waiter = service_waiter(service, name, session)
     base: type[Any] = (
         AsyncBotocoreDefaultsWaiter if asynchronous else BotocoreDefaultsWaiter
     )

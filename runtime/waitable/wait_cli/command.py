@@ -67,13 +67,21 @@ def _source(package: str | None, model: str | None) -> WaiterSource:
 
 def _list(source: WaiterSource, service: str | None) -> None:
     """The services, or the waiters of `service`, one a line; a model's or package's
-    text is printed escaped (`printable`), never as terminal escapes or line breaks."""
+    text is printed escaped (`printable`), never as terminal escapes or line breaks.
+    A waiter that cannot be used is not listed: a line on stderr says why."""
     try:
         if service is None:
             for name in source.services():
                 click.echo(printable(name))
             return
         for entry in sorted(source.waiters(service).values(), key=lambda e: e.cli_name):
+            if entry.unusable is not None:
+                click.echo(
+                    f"waitable wait: {printable(service)} {printable(entry.cli_name)} "
+                    f"cannot be used: {printable(entry.unusable)}",
+                    err=True,
+                )
+                continue
             click.echo(
                 f"{printable(entry.cli_name):<36} {printable(entry.operation):<28} "
                 f"{printable(entry.summary)}"
@@ -87,12 +95,19 @@ def _entry(source: WaiterSource, service: str, name: str) -> WaiterEntry:
         entries = source.waiters(service)
     except SourceError as exc:
         raise click.UsageError(str(exc)) from None
+    usable = sorted(key for key, entry in entries.items() if entry.unusable is None)
     if name not in entries:
         raise click.UsageError(
             f"{service} has no waiter {name!r}; its waiters: "
-            f"{', '.join(sorted(entries))} (waitable wait --list {service})"
+            f"{', '.join(usable)} (waitable wait --list {service})"
         )
-    return entries[name]
+    entry = entries[name]
+    if entry.unusable is not None:
+        raise click.UsageError(
+            f"{service} {name} cannot be used: {entry.unusable} "
+            f"(waitable wait --list {service})"
+        )
+    return entry
 
 
 def _input(

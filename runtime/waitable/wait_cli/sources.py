@@ -51,7 +51,8 @@ class WaiterEntry:
     attempts, when the deadline comes from them; `summary` is for `--list`.
     `service` is the botocore name of the waiter's service (what the client and the
     input options are made for, e.g. `lambda` for a package's `lambda_`), None when
-    it is the name the user gave.
+    it is the name the user gave. `unusable` says why the waiter cannot be used (its
+    data cannot be translated), None when it can: such an entry is named, never run.
     """
 
     cli_name: str
@@ -62,6 +63,7 @@ class WaiterEntry:
     summary: str
     service: str | None = None
     attempts: int | None = None
+    unusable: str | None = None
 
 
 class WaiterSource(Protocol):
@@ -92,28 +94,49 @@ class BotocoreSource:
         return list(available_services())
 
     def waiters(self, service: str) -> dict[str, WaiterEntry]:
-        """botocore's waiters of `service`, with their delay and attempt limits."""
-        from ..botocore_waiters import service_waiters, waiter_class
+        """botocore's waiters of `service`, with their delay and attempt limits; each
+        is translated alone, so one that cannot be (a newer botocore's matcher, custom
+        data under AWS_DATA_PATH) is an `unusable` entry and the others work."""
+        from ..botocore_waiters import (
+            BotocoreWaiterError,
+            service_waiter,
+            waiter_class,
+            waiter_names,
+        )
 
         try:
-            found = service_waiters(service)
+            names = waiter_names(service)
         except Exception as exc:  # botocore's UnknownServiceError and kin
             raise SourceError(
                 f"botocore has no waiters for service {service!r} ({exc}); "
                 "run waitable wait --list to see the services"
             ) from None
-        return {
-            waiter.cli_name: WaiterEntry(
-                cli_name=waiter.cli_name,
-                name=waiter.name,
-                operation=waiter.operation,
-                load=_botocore_loader(waiter_class, service, waiter.name),
-                default_max_wait=float(waiter.default_max_wait_time),
-                summary=f"every {waiter.delay:g} s, at most {waiter.max_attempts} attempts",
-                attempts=waiter.max_attempts,
-            )
-            for waiter in found.values()
-        }
+        entries = {}
+        for name in names:
+            try:
+                waiter = service_waiter(service, name)
+            except BotocoreWaiterError as exc:
+                entry = WaiterEntry(
+                    cli_name=kebab(name),
+                    name=name,
+                    operation="",
+                    load=_botocore_loader(waiter_class, service, name),
+                    default_max_wait=None,
+                    summary="",
+                    unusable=str(exc),
+                )
+            else:
+                entry = WaiterEntry(
+                    cli_name=waiter.cli_name,
+                    name=waiter.name,
+                    operation=waiter.operation,
+                    load=_botocore_loader(waiter_class, service, waiter.name),
+                    default_max_wait=float(waiter.default_max_wait_time),
+                    summary=f"every {waiter.delay:g} s, at most {waiter.max_attempts} attempts",
+                    attempts=waiter.max_attempts,
+                )
+            entries[entry.cli_name] = entry
+        return entries
 
 
 def _botocore_loader(

@@ -1,0 +1,102 @@
+"""One waiter that the runtime cannot translate (a matcher of a newer botocore, custom
+data under AWS_DATA_PATH) spoils only itself: botocore builds a waiter only when asked
+for it, and `waiter_class` now does too (found by review s23, finding 6)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import botocore.session
+import pytest
+
+from waitable.botocore_waiters import (
+    BotocoreWaiterError,
+    service_waiter,
+    service_waiters,
+    waiter_class,
+    waiter_names,
+)
+from waitable.testing import VirtualClock
+
+READY = {
+    "operation": "DescribeThing",
+    "delay": 5,
+    "maxAttempts": 10,
+    "acceptors": [
+        {"state": "success", "matcher": "path", "argument": "State", "expected": "ok"}
+    ],
+}
+GONE = {
+    "operation": "DescribeThing",
+    "delay": 5,
+    "maxAttempts": 10,
+    "acceptors": [{"state": "success", "matcher": "newKind", "expected": "gone"}],
+}
+
+
+def _session(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, waiters: dict[str, Any]
+) -> Any:
+    """A botocore session whose data path holds `myservice`'s waiters-2.json, laid
+    out as botocore's data directory is."""
+    folder = tmp_path / "myservice" / "2020-01-01"
+    folder.mkdir(parents=True)
+    document = {"version": 2, "waiters": waiters}
+    (folder / "waiters-2.json").write_text(json.dumps(document))
+    monkeypatch.setenv("AWS_DATA_PATH", str(tmp_path))
+    return botocore.session.Session()
+
+
+def test_the_good_waiters_of_a_service_work_beside_an_unreadable_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = _session(tmp_path, monkeypatch, {"ThingReady": READY, "ThingGone": GONE})
+    assert waiter_names("myservice", session) == ["ThingGone", "ThingReady"]
+    assert service_waiter("myservice", "ThingReady", session).cli_name == "thing-ready"
+    cls = waiter_class("myservice", "ThingReady", session=session)
+
+    class Client:
+        def describe_thing(self, **kwargs: Any) -> Any:
+            return {"State": "ok"}
+
+    result = cls(Client(), clock=VirtualClock()).wait({"ThingId": "t"})
+    assert result.attempts == 1
+
+
+def test_the_unreadable_waiter_is_named_with_what_is_wrong(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = _session(tmp_path, monkeypatch, {"ThingReady": READY, "ThingGone": GONE})
+    for ask in (
+        lambda: waiter_class("myservice", "ThingGone", session=session),
+        lambda: service_waiter("myservice", "ThingGone", session),
+        lambda: service_waiters("myservice", session),  # all or nothing
+    ):
+        with pytest.raises(BotocoreWaiterError) as info:
+            ask()
+        message = str(info.value)
+        assert "myservice.ThingGone" in message
+        assert "unknown matcher 'newKind'" in message
+
+
+@pytest.mark.parametrize(
+    "config, words",
+    [
+        ({**READY, "acceptors": "not a list"}, "AttributeError|has no attribute"),
+        ({**READY, "acceptors": [7]}, "has no attribute"),
+        ({**READY, "delay": "soon"}, "soon"),
+        ({k: v for k, v in READY.items() if k != "delay"}, "misses 'delay'"),
+    ],
+)
+def test_malformed_waiter_data_is_the_waiters_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: Any, words: str
+) -> None:
+    """Custom data may be malformed in any way: a Python error from deep inside the
+    translation is the waiter's `BotocoreWaiterError`, and the others still work."""
+    session = _session(tmp_path, monkeypatch, {"Bad": config, "ThingReady": READY})
+    with pytest.raises(BotocoreWaiterError, match=words) as info:
+        waiter_class("myservice", "Bad", session=session)
+    assert "myservice.Bad" in str(info.value)
+    waiter_class("myservice", "ThingReady", session=session)
