@@ -71,6 +71,19 @@ def test_bad_usage(args: list[str], message: str) -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("args", [["--list", "nosuch"], ["nosuch", "some-waiter"]])
+def test_an_unknown_service_is_said_once(args: list[str]) -> None:
+    """The command wrapped botocore_waiters' message, which already says all of it,
+    in its own: "botocore has no waiters for service 'nosuch' (the installed botocore
+    has no waiters for service 'nosuch'; ...)" (found by review s23, finding 9)."""
+    result = run_wait(None, *args)
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert result.stderr.count("no waiters for service 'nosuch'") == 1
+    assert "services with waiters: " in result.stderr
+    assert "s3" in result.stderr.split("services with waiters: ")[1]
+    assert result.stderr.rstrip().endswith("(waitable wait --list)")
+
+
 def test_a_service_with_an_empty_waiters_file_is_bad_usage() -> None:
     """botocore ships an empty waiters-2.json for some services (bedrock): `--list`
     of one printed nothing and exited 0 (found by review s23)."""
