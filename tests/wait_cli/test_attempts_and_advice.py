@@ -15,8 +15,9 @@ import socket
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
-from clients.conftest import MotoServer
+from clients.conftest import REGION, MotoServer
 from waitable import AcceptorState, WaiterResult
 from waitable.errors import (
     WaiterMaxAttemptsError,
@@ -25,11 +26,17 @@ from waitable.errors import (
 )
 from waitable.options import validate_seconds
 from waitable.testing import VirtualClock
+from waitable.simulate.commands import waitable
 from waitable.wait_cli import ExitCode
-from waitable.wait_cli.advice import RETRY_ADVICE, for_cli
+from waitable.wait_cli.advice import (
+    CREDENTIALS_ADVICE,
+    RETRY_ADVICE,
+    for_cli,
+    is_credentials_error,
+)
 from waitable.wait_cli.status import StatusClock
 
-from .conftest import run_wait
+from .conftest import ENVIRONMENT, run_wait
 
 #: The Python API's names, which no message of the command may advise.
 PYTHON_NAMES = re.compile(
@@ -158,6 +165,53 @@ def test_an_operation_error_says_what_the_error_said(
         .splitlines()[-1]
         .endswith("check the input (the --MEMBER options, --input or --input-file)")
     )
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+def test_missing_credentials_are_advised_as_credentials(
+    virtual_time: VirtualClock, output: str
+) -> None:
+    """botocore finding no credentials was told to "check the input", which has
+    nothing to do with it (found by review s23, finding 8)."""
+    env = {
+        **ENVIRONMENT,
+        "AWS_ACCESS_KEY_ID": None,
+        "AWS_SECRET_ACCESS_KEY": None,
+        "AWS_SESSION_TOKEN": None,
+        "AWS_EC2_METADATA_DISABLED": "true",  # no instance metadata lookup
+        "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI": None,
+        "AWS_CONTAINER_CREDENTIALS_FULL_URI": None,
+        "AWS_WEB_IDENTITY_TOKEN_FILE": None,
+        "AWS_CREDENTIAL_EXPIRATION": None,
+    }
+    args = ["wait", "s3", "bucket-exists", "--bucket", "b", "--region", REGION]
+    result = CliRunner().invoke(
+        waitable,
+        [*args, "--endpoint-url", "http://localhost:1", "--output", output],
+        env=env,
+        catch_exceptions=False,
+    )
+    assert result.exit_code == ExitCode.OPERATION_ERROR, result.output
+    line = result.stderr.rstrip("\n").splitlines()[-1]
+    assert "NoCredentialsError (Unable to locate credentials)" in line
+    assert line.endswith(f"; {CREDENTIALS_ADVICE}")
+    assert "check the input" not in result.stderr
+    if output == "json":
+        message = json.loads(result.stdout)["error"]["message"]
+        assert message.endswith(f"; {CREDENTIALS_ADVICE}")
+
+
+def test_credentials_errors_are_told_by_botocore_class() -> None:
+    from botocore import exceptions
+
+    assert is_credentials_error(exceptions.NoCredentialsError())
+    assert is_credentials_error(
+        exceptions.PartialCredentialsError(provider="env", cred_var="x")
+    )
+    assert is_credentials_error(exceptions.UnauthorizedSSOTokenError())  # an SSOError
+    assert not is_credentials_error(exceptions.ParamValidationError(report="bad"))
+    assert not is_credentials_error(ValueError("NoCredentialsError"))
+    assert not is_credentials_error(None)
 
 
 def test_a_service_error_says_the_services_message(

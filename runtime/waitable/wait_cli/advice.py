@@ -15,7 +15,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-__all__ = ["RETRY_ADVICE", "Rewrites", "for_cli", "option_rewrites", "rewrite"]
+__all__ = [
+    "CREDENTIALS_ADVICE",
+    "RETRY_ADVICE",
+    "Rewrites",
+    "for_cli",
+    "for_credentials",
+    "is_credentials_error",
+    "option_rewrites",
+    "rewrite",
+]
 
 Rewrites = tuple[tuple[re.Pattern[str], str], ...]
 """Patterns and their replacements, applied in order (`rewrite`)."""
@@ -68,6 +77,47 @@ RETRY_ADVICE = (
 
 INPUT_ADVICE = "check the input (the --MEMBER options, --input or --input-file)"
 """What the command says instead of "check the input, or pass retry_on=..."."""
+
+CREDENTIALS_ADVICE = (
+    "check the credentials (--profile or AWS_PROFILE, AWS_ACCESS_KEY_ID and "
+    "AWS_SECRET_ACCESS_KEY, or the profile's expired login: aws sso login)"
+)
+"""What the command says instead of `INPUT_ADVICE` when botocore found no credentials."""
+
+#: botocore's errors for credentials (or tokens) it could not find or load: names of
+#: `botocore.exceptions`, matched on the error's classes so that a botocore without
+#: some of them (LoginError is recent) needs no import here.
+CREDENTIAL_ERRORS = frozenset(
+    {
+        "NoCredentialsError",
+        "PartialCredentialsError",
+        "CredentialRetrievalError",
+        "UnknownCredentialError",
+        "NoAuthTokenError",
+        "TokenRetrievalError",
+        "UnknownTokenProviderError",
+        "SSOError",
+        "LoginError",
+    }
+)
+
+
+def is_credentials_error(error: BaseException | None) -> bool:
+    """Whether `error` is (a subclass of) one of botocore's `CREDENTIAL_ERRORS`."""
+    return error is not None and any(
+        cls.__module__ == "botocore.exceptions" and cls.__name__ in CREDENTIAL_ERRORS
+        for cls in type(error).__mro__
+    )
+
+
+def for_credentials(message: str, cause: BaseException | None) -> str:
+    """`message` (already `for_cli`'s) advising to check the credentials, not the
+    input, when the operation's error `cause` is botocore's finding none: the input
+    has nothing to do with it."""
+    if not is_credentials_error(cause):
+        return message
+    return message.replace(INPUT_ADVICE, CREDENTIALS_ADVICE)
+
 
 _REWRITES: Rewrites = tuple(
     (re.compile(pattern), replacement)

@@ -21,7 +21,7 @@ from ..errors import (
 )
 from ..files import UnreadableFile, read_text
 from ..seconds import MAX_SECONDS
-from .advice import for_cli
+from .advice import for_cli, for_credentials
 from .exit_codes import ExitCode, exit_code_of
 from .input_options import InputError, input_shape, load_json, parse_input_options
 from ..printable import printable
@@ -359,7 +359,7 @@ def _command(
             status.finish()
         message = for_cli(str(exc), deadline_given=deadline_given)
         if isinstance(exc, WaiterOperationError):
-            message = _with_cause(message, exc)
+            message = for_credentials(_with_cause(message, exc), exc.__cause__)
         if output == "json":
             click.echo(json.dumps(_data(exc.result.to_data(), exc, message), indent=2))
         _fail(message, exit_code_of(exc))
