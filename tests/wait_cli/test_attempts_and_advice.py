@@ -91,7 +91,32 @@ def test_delay_keeps_botocores_attempts(
     data = json.loads(result.stdout)
     assert data["attempts"] == 20
     assert virtual_time.now() == pytest.approx(19 * 60 + 60)  # then the deadline
-    assert "(--max-wait 1200)" in result.stderr, result.stderr
+    # no --max-wait was given: the deadline is named as what it is (review s23, 10)
+    assert "(--delay × botocore's max attempts, 60 s × 20 = 1200 s)" in result.stderr
+    assert result.stderr.endswith("; pass a --max-wait above 1200 to wait longer\n")
+
+
+def test_botocores_default_deadline_is_named_as_such(
+    fresh: MotoServer, unique_name: str, virtual_time: VirtualClock
+) -> None:
+    """With no --max-wait the timeout said "(--max-wait 100)", as if the user had
+    passed it; the deadline was botocore's 5 s × 20 (found by review s23, finding 10).
+    """
+    result = _missing_bucket(fresh, unique_name, "--output", "json")
+    assert result.exit_code == ExitCode.TIMEOUT, result.output
+    assert virtual_time.now() == pytest.approx(100)
+    said = (
+        "by the deadline (botocore's delay × max attempts, 5 s × 20 = 100 s) after "
+        "20 attempts in "
+    )
+    assert said in result.stderr
+    assert "(--max-wait" not in result.stderr
+    assert result.stderr.endswith("; pass a --max-wait above 100 to wait longer\n")
+    assert (
+        json.loads(result.stdout)["error"]["message"]
+        == result.stderr[len("waitable wait: ") : -1]
+    )
+    assert not PYTHON_NAMES.search(result.stderr), result.stderr
 
 
 def test_max_wait_given_still_limits_max_attempts(

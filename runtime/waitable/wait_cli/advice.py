@@ -150,14 +150,30 @@ _REWRITES: Rewrites = tuple(
 
 _ATTEMPTS_LEFT = re.compile(r"^(.*? reached .*?), (?:with|as) [^;]*(?:;.*)?$", re.S)
 
+_TIMED_OUT = re.compile(
+    r"\(max_wait_time=([^\s)]+?)s\)(.*?); pass a larger max_wait_time to wait longer",
+    re.S,
+)
 
-def for_cli(message: str, *, deadline_given: bool = True) -> str:
+
+def for_cli(
+    message: str, *, deadline_given: bool = True, default_deadline: str | None = None
+) -> str:
     """`message` (a runtime error's text) with its advice in the command's options.
 
     `deadline_given` is False when the user gave `--max-attempts` and no `--max-wait`:
     the command's deadline is then no limit of the user's, so a max-attempts message
     says to raise `--max-attempts` instead of weighing a deadline the user never set.
+    `default_deadline` says where the deadline came from when the user gave no
+    `--max-wait` (botocore's delay × max attempts, "5 s × 20"): a timeout then names
+    it, not a `--max-wait 100` the user never passed.
     """
     if not deadline_given and "max_attempts=" in message:
         message = _ATTEMPTS_LEFT.sub(r"\1; raise max_attempts to keep waiting", message)
+    if default_deadline is not None:
+        message = _TIMED_OUT.sub(
+            lambda found: f"({default_deadline} = {found[1]} s){found[2]}; pass a "
+            f"--max-wait above {found[1]} to wait longer",
+            message,
+        )
     return rewrite(message, _REWRITES)

@@ -295,6 +295,25 @@ def _deadline(
     return entry.default_max_wait
 
 
+def _default_deadline(
+    entry: WaiterEntry,
+    max_wait: float | None,
+    max_attempts: int | None,
+    delay: float | None,
+) -> str | None:
+    """Where the deadline `_deadline` gave came from, when the user set none (no
+    `--max-wait`, no `--max-attempts`): botocore's delay (or `--delay`) × its max
+    attempts, "5 s × 20"; None when the deadline is the user's (or no limit)."""
+    if max_wait is not None or max_attempts is not None:
+        return None
+    if entry.attempts is None or entry.default_max_wait is None:
+        return None
+    if delay is not None:
+        return f"--delay × botocore's max attempts, {delay:g} s × {entry.attempts}"
+    botocore_delay = entry.default_max_wait / entry.attempts
+    return f"botocore's delay × max attempts, {botocore_delay:g} s × {entry.attempts}"
+
+
 def _command(
     status: Status | None,
     words: tuple[str, ...],
@@ -357,7 +376,11 @@ def _command(
     except WaiterError as exc:
         if status is not None:
             status.finish()
-        message = for_cli(str(exc), deadline_given=deadline_given)
+        message = for_cli(
+            str(exc),
+            deadline_given=deadline_given,
+            default_deadline=_default_deadline(entry, max_wait, max_attempts, delay),
+        )
         if isinstance(exc, WaiterOperationError):
             message = for_credentials(_with_cause(message, exc), exc.__cause__)
         if output == "json":
