@@ -214,6 +214,36 @@ def test_smithy_model_file(fresh: MotoServer, unique_name: str) -> None:
     assert still_there.exit_code == ExitCode.ATTEMPTS_EXHAUSTED, still_there.output
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--list", "ec2"],
+        ["ec2", "table-exists", "--table-name", "t", "--max-wait", "30"],
+    ],
+)
+def test_a_model_refuses_a_service_it_does_not_describe(args: list[str]) -> None:
+    """`--model dynamodb.json --list ec2` listed DynamoDB's waiters, and `ec2
+    table-exists` waited on DynamoDB: SERVICE was never checked (found by review s23,
+    finding 11). botocore's data tells the model's service: another name is refused."""
+    shared_path("models")
+    result = run_wait(None, "--model", str(DYNAMODB_MODEL), *args)
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert "describes service dynamodb, not 'ec2': pass SERVICE dynamodb" in (
+        result.stderr
+    )
+
+
+@pytest.mark.parametrize("service", ["dynamodb", "DynamoDB"])
+def test_a_model_takes_its_service_by_any_spelling(service: str) -> None:
+    shared_path("models")
+    result = run_wait(None, "--model", str(DYNAMODB_MODEL), "--list", service)
+    assert result.exit_code == ExitCode.SUCCESS, result.output
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [
+        "table-exists",
+        "table-not-exists",
+    ]
+
+
 def test_model_without_waiters(tmp_path: Path) -> None:
     model = tmp_path / "empty.json"
     model.write_text('{"smithy": "2.0", "shapes": {}}', encoding="utf-8")

@@ -444,7 +444,11 @@ class ModelSource:
 
     def waiters(self, service: str) -> dict[str, WaiterEntry]:
         """Every waiter of the model file (one model describes one service), made
-        for the botocore service they belong to when botocore's data tells it."""
+        for the botocore service they belong to when botocore's data tells it.
+
+        When it does, `service` must name that service (botocore's name or the
+        model's); when it does not (waiters botocore lacks, on a service it does not
+        know by the model's name), `service` is the client to make, as given."""
         xform_name = importlib.import_module("botocore").xform_name
         classes: list[type[Waiter[Any, Any]]] = []
         for shape_id, shape in self.shapes.items():
@@ -494,10 +498,23 @@ class ModelSource:
                 f"{self.path}: the model has no {WAITABLE_TRAIT} traits; pass a model "
                 "with waiters"
             )
-        botocore = botocore_service(
-            [service, *self.services()],
-            {(cls.definition.name, cls.definition.operation) for cls in classes},
-        )
+        pairs = {(cls.definition.name, cls.definition.operation) for cls in classes}
+        described = self.services()
+        botocore = botocore_service(described, pairs)
+        if botocore is None:
+            # a service botocore does not know (custom waiters): `service` names the
+            # client to make, and is used as it is when it is botocore's
+            botocore = botocore_service([service, *described], pairs)
+        else:
+            # the model says which service it is: another name is a mistake (`ec2`
+            # for a DynamoDB model would wait on DynamoDB all the same)
+            accepted = sorted({*described, botocore})
+            if _normalized(service) not in {_normalized(name) for name in accepted}:
+                raise SourceError(
+                    f"{self.path} describes service {' or '.join(accepted)}, not "
+                    f"{service!r}: pass SERVICE {' or '.join(accepted)} (waitable "
+                    f"wait --model {self.path} --list)"
+                )
         origin = f"from {Path(self.path).name}"
         entries = (_entry(cls, origin, botocore) for cls in classes)
         return {entry.cli_name: entry for entry in entries}
