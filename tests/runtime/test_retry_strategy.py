@@ -242,6 +242,24 @@ def test_a_bad_max_backoff_is_refused_when_the_strategy_is_made(
         StandardRetryStrategy(max_backoff=max_backoff)
 
 
+@pytest.mark.parametrize(
+    "backoff, said",
+    [
+        (FixedDelay, "got the class FixedDelay; pass an instance: FixedDelay()"),
+        (dict, "got the class dict, which is not a backoff strategy"),
+        (3, "such as ExponentialFullJitter(), got 3"),
+    ],
+)
+def test_a_backoff_that_is_no_strategy_is_refused_when_the_strategy_is_made(
+    backoff: Any, said: str
+) -> None:
+    """A strategy class (callable: calling it makes an instance) was accepted and
+    failed only at the first retry; every other class was taken as a strategy too."""
+    with pytest.raises(WaiterConfigurationError) as caught:
+        StandardRetryStrategy(backoff=backoff)
+    assert said in str(caught.value)
+
+
 class CountingPolicy(StandardRetryPolicy):
     """The standard policy, counting the outcomes it is asked about."""
 

@@ -48,7 +48,7 @@ from ..errors import (
 from ..flow import CallRetry, CutOff, Raised, Returned, WaitPlan, flow, start
 from ..invoke import awaitable_check, refuse_awaitable, refuse_coroutine_function
 from ..matching import Verdict
-from ..options import WaitOptions
+from ..options import WaitOptions, given_backoff, makes_strategies
 from ..results import WaiterResult
 from .directives import RetryDirective, TerminateAndSucceed
 from .policy import RetryPolicy, StandardRetryPolicy
@@ -197,10 +197,16 @@ class StandardRetryStrategy:
                 f"(an object with acquire_token(now)), or None for no bucket, got "
                 f"{self.token_bucket!r}"
             )
-        if not callable(self.backoff):
+        backoff = self.backoff
+        if isinstance(backoff, type) and makes_strategies(backoff):
+            raise WaiterConfigurationError(
+                f"backoff must be a strategy, got the class {backoff.__name__}; pass "
+                f"an instance: {backoff.__name__}()"
+            )
+        if not callable(backoff) or isinstance(backoff, type):
             raise WaiterConfigurationError(
                 f"backoff must be a strategy such as ExponentialFullJitter(), "
-                f"got {self.backoff!r}"
+                f"got {given_backoff(backoff)}"
             )
         if (
             isinstance(self.max_backoff, bool)

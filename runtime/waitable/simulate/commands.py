@@ -174,8 +174,8 @@ def _call_duration(text: str, item: str) -> float:
         value = math.nan
     if not 0 <= value < MAX_CALL_DURATION:
         raise click.BadParameter(
-            f"{item!r}: call_duration must be seconds >= 0, got {text!r}; "
-            "write e.g. call_duration=0.2",
+            f"{item!r}: call_duration must be seconds >= 0 and below "
+            f"{MAX_CALL_DURATION:.0f}, got {text!r}; write e.g. call_duration=0.2",
             param_hint="--compare",
         )
     return int(value) if value.is_integer() else value

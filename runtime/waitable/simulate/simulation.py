@@ -108,8 +108,8 @@ class Candidate:
             or not 0 <= duration < MAX_CALL_DURATION
         ):
             raise WaiterConfigurationError(
-                f"{self.label}: call_duration must be seconds >= 0, got {duration!r}; "
-                "pass e.g. --call-duration 0.2"
+                f"{self.label}: call_duration must be seconds >= 0 and below "
+                f"{MAX_CALL_DURATION:.0f}, got {duration!r}; pass e.g. --call-duration 0.2"
             )
         never_moves = (
             isinstance(self.config.strategy, RetryImmediately)
