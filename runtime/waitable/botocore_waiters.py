@@ -41,7 +41,7 @@ from .definition import (
 )
 from .errors import WaiterConfigurationError
 from .options import WaitOptions
-from .seconds import MAX_SECONDS
+from .seconds import MAX_SECONDS, describe_value
 from .waiter import AsyncWaiter, Waiter
 
 __all__ = [
@@ -156,6 +156,11 @@ def _matcher(acceptor: Mapping[str, Any], where: str) -> Matcher:
     )
 
 
+#: The most attempts a botocore waiter's data may ask for: as many as a saved wait
+#: may count (`waitable.steps.MAX_POLLS`), so its deadline stays a finite float.
+MAX_ATTEMPTS = 2**53
+
+
 def translate_waiter(
     service: str, name: str, config: Mapping[str, Any], xform_name: Any = None
 ) -> BotocoreWaiter:
@@ -176,6 +181,15 @@ def translate_waiter(
             f"{where} misses {exc}; botocore's waiters-2.json requires operation, "
             "delay, maxAttempts and acceptors"
         ) from None
+    if (
+        isinstance(max_attempts, bool)
+        or not isinstance(max_attempts, int)
+        or not 1 <= max_attempts <= MAX_ATTEMPTS
+    ):
+        raise WaiterDefinitionError(
+            f"{where}: maxAttempts must be an integer from 1 to {MAX_ATTEMPTS}, got "
+            f"{describe_value(max_attempts)}"
+        )
     acceptors = []
     for index, raw in enumerate(raw_acceptors):
         at = f"{where}, acceptor {index}"
@@ -250,7 +264,13 @@ def service_waiter(service: str, name: str, session: Any = None) -> BotocoreWait
     xform_name = _botocore().xform_name
     try:
         return translate_waiter(service, name, waiters[name], xform_name)
-    except (WaiterDefinitionError, TypeError, ValueError, AttributeError) as exc:
+    except (
+        WaiterDefinitionError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        OverflowError,
+    ) as exc:
         what = str(exc) or type(exc).__name__
         where = f"botocore waiter {service}.{name}"
         if not what.startswith(where):
