@@ -358,6 +358,17 @@ class Poller(Generic[T]):
             return _state_or_raise(self._ended(state, error))
         return self._turn(state, turn)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The session for `pickle`/`copy`, without its one-call lock (a lock
+        cannot be copied; the copy gets its own, free)."""
+        state = self.__dict__.copy()
+        del state["_polling"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._polling = threading.Lock()
+
     @contextmanager
     def _one_call(self, method: str) -> Iterator[None]:
         """Hold the session for one polling call. A Poller is one session with one

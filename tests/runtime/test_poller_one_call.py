@@ -4,6 +4,8 @@ so calls made together never make more attempts than `max_attempts`."""
 from __future__ import annotations
 
 import asyncio
+import copy
+import pickle
 import threading
 
 import pytest
@@ -102,3 +104,19 @@ def test_sequential_calls_are_never_refused() -> None:
         assert (await again.poll_async()).status is PollStatus.RETRIES_EXHAUSTED
 
     asyncio.run(main())
+
+
+def never() -> bool:
+    """A check at module level, so a poller of it pickles."""
+    return False
+
+
+def test_a_poller_mid_session_still_pickles_and_deep_copies() -> None:
+    """The one-call lock is left out of a copy's state (a lock cannot be copied);
+    each copy goes on from the same attempt with a lock of its own."""
+    poller = Poller(never, delay=0, max_attempts=3)
+    poller.poll_once()
+    for again in (copy.deepcopy(poller), pickle.loads(pickle.dumps(poller))):
+        assert again.poll_once().attempt_num == 2
+        assert again.poll_once().status is PollStatus.RETRIES_EXHAUSTED
+    assert poller.poll_once().attempt_num == 2, "the original is its own session"
