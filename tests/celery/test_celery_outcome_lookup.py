@@ -13,7 +13,14 @@ import pytest
 from conftest import FAST, THING_CLIENT, THING_WAITER, wait_for_outcomes
 from conftest import start_thing_wait as _start
 from waitable import WaiterConfigurationError
-from waitable.celery import WaitGuard, WaitNotFoundError, start_wait, wait_outcome
+from waitable.celery import (
+    OutcomeNotKeptError,
+    WaitGuard,
+    WaitNotFoundError,
+    installed,
+    start_wait,
+    wait_outcome,
+)
 
 
 def _outcome_when_ended(app: Any, wait_id: str, limit: float = 30) -> dict[str, Any]:
@@ -45,6 +52,31 @@ def test_the_record_says_running_then_keeps_the_outcome_after_on_done_is_sent(
     # A record an older release ended, which dropped the outcome once it was sent.
     redis_server.client.hdel(guard.key("w"), "outcome")
     assert (guard.outcome("w").verdict, guard.outcome("w").detail) == ("ended", "")
+
+
+def test_a_wait_an_older_release_ended_says_its_outcome_was_not_kept(
+    redis_server: Any, wait_app: Any
+) -> None:
+    """Not "no record" (the record is there), and not "its on_done received it" for
+    a wait that had none (review s23-diff, finding 4)."""
+    wait_id = start_wait(
+        wait_app.app,
+        THING_WAITER,
+        {"Name": "x"},
+        client=THING_CLIENT,
+        max_wait_time=30.0,
+        **FAST,
+    )
+    tasks = installed(wait_app.app)
+    assert tasks is not None
+    # What an older release's `_SENT` leaves: done, no outcome.
+    redis_server.client.hset(tasks.guard().key(wait_id), "done", "sent")
+    with pytest.raises(OutcomeNotKeptError) as raised:
+        wait_outcome(wait_app.app, wait_id)
+    assert not isinstance(raised.value, WaitNotFoundError)
+    assert raised.value.wait_id == wait_id
+    assert "has ended, but its record holds no outcome" in str(raised.value)
+    assert "(its on_done, if it had one, received the outcome)" in str(raised.value)
 
 
 def test_a_wait_without_on_done_is_running_until_a_worker_ends_it(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from .cancel import WaitNotFoundError, cancel_wait
 from .delivery import DONE_TASK
 from .guard import WaitGuard
-from .lookup import wait_outcome
+from .lookup import OutcomeNotKeptError, wait_outcome
 from .names import register_client_factory, register_waiter
 from .outcome import error_outcome, result_outcome
 from .start import WaitIdInUseError, start_wait
@@ -21,6 +21,7 @@ from .tasks import POLL_TASK, WaitTasks, install, installed, sweep_once
 
 __all__ = [
     "DONE_TASK",
+    "OutcomeNotKeptError",
     "POLL_TASK",
     "WaitGuard",
     "WaitIdInUseError",

@@ -10,11 +10,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .cancel import WaitNotFoundError, ask_record
+from ..errors import WaiterConfigurationError
+from .cancel import ask_record
 from .guard import WaitGuard
 from .tasks import installed_for
 
-__all__ = ["wait_outcome"]
+__all__ = ["OutcomeNotKeptError", "wait_outcome"]
+
+
+class OutcomeNotKeptError(WaiterConfigurationError):
+    """`wait_outcome` asked of a wait that a worker of an older release of waitable
+    ended: its record is there but does not keep the outcome."""
+
+    def __init__(self, message: str, wait_id: str = "") -> None:
+        super().__init__(message)
+        self.wait_id = wait_id
 
 
 def wait_outcome(app: Any, wait_id: str) -> dict[str, Any] | None:
@@ -23,17 +33,19 @@ def wait_outcome(app: Any, wait_id: str) -> dict[str, Any] | None:
     The outcome is the dict its `on_done` receives (`ok`, `result` or `error`,
     `started_at`, `deadline`), the same whether or not the wait has an `on_done`
     and whether or not that has run yet. Raises `WaitNotFoundError` for an id
-    with no record (never started, or ended more than `keep` ago), and the Redis
-    client's error when the records' Redis is away.
+    with no record (never started, or ended more than `keep` ago),
+    `OutcomeNotKeptError` for a wait a worker of an older release ended, and the
+    Redis client's error when the records' Redis is away.
     """
     tasks = installed_for(app, "wait_outcome(app, ...)")
     decision = ask_record(tasks, wait_id, WaitGuard.outcome)
     if decision.verdict == "running":
         return None
     if not decision.detail:
-        raise WaitNotFoundError(
-            f"wait {wait_id!r} has ended, but its record was written by a release "
-            "of waitable that did not keep outcomes; its on_done received it",
+        raise OutcomeNotKeptError(
+            f"wait {wait_id!r} has ended, but its record holds no outcome: a worker "
+            "of an older release of waitable, which did not keep outcomes, ended it "
+            "(its on_done, if it had one, received the outcome)",
             wait_id,
         )
     outcome: dict[str, Any] = json.loads(decision.detail)
