@@ -89,14 +89,17 @@ def exception_types(owner: str, value: object) -> tuple[type[BaseException], ...
         isinstance(t, type) and issubclass(t, BaseException) for t in value
     ):
         return value
-    listed = value if isinstance(value, (list, set, frozenset)) else (value,)
+    listed = value if isinstance(value, (tuple, list, set, frozenset)) else (value,)
     classes = [
         t for t in listed if isinstance(t, type) and issubclass(t, BaseException)
     ]
-    example = ", ".join(t.__name__ for t in classes) or "OSError"
+    if not listed:
+        example = "()"  # an empty list or set: no retries, which is the empty tuple
+    else:
+        example = f"({', '.join(t.__name__ for t in classes) or 'OSError'},)"
     raise WaiterConfigurationError(
         f"{owner}: retry_on must be a tuple of exception types, got "
-        f"{describe_value(value)}; pass e.g. retry_on=({example},)"
+        f"{describe_value(value)}; pass e.g. retry_on={example}"
     )
 
 
@@ -143,6 +146,8 @@ def resolve_options(
 def makes_strategies(cls: type) -> bool:
     """Whether the instances of `cls` are callable, as a strategy class's are
     (`FixedDelay`, or a caller's own), so that `cls()` is what was meant."""
+    if getattr(cls, "_is_protocol", False) or issubclass(cls, type):
+        return False  # `Backoff` (a Protocol) and metaclasses make no strategies
     return any("__call__" in vars(base) for base in cls.__mro__ if base is not object)
 
 

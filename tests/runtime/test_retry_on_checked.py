@@ -42,6 +42,9 @@ TRAIT = {
         ("OSError", "retry_on=(OSError,)"),
         ((OSError, "x"), "retry_on=(OSError,)"),
         ((int,), "retry_on=(OSError,)"),
+        ((ValueError, "KeyError"), "retry_on=(ValueError,)"),
+        ([], "retry_on=()"),
+        (set(), "retry_on=()"),
     ],
 )
 def test_a_custom_waiter_refuses_retry_on_when_its_class_is_built(

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from waitable import ExponentialDelay, FixedDelay, WaiterConfigurationError
+from waitable import Backoff, ExponentialDelay, FixedDelay, WaiterConfigurationError
 from waitable.flow import CutOff, Raised, Returned
 from waitable.retry import (
     TERMINATE_AND_FAIL,
@@ -247,6 +247,8 @@ def test_a_bad_max_backoff_is_refused_when_the_strategy_is_made(
     [
         (FixedDelay, "got the class FixedDelay; pass an instance: FixedDelay()"),
         (dict, "got the class dict, which is not a backoff strategy"),
+        (Backoff, "got the class Backoff, which is not a backoff strategy"),
+        (type, "got the class type, which is not a backoff strategy"),
         (3, "such as ExponentialFullJitter(), got 3"),
     ],
 )
