@@ -158,7 +158,8 @@ class WaiterCancelledError(WaiterError):
 
     def __init__(self, result: WaiterResult[Any]) -> None:
         super().__init__(
-            f"waiter {result.waiter} was cancelled (its cancel event was set) "
+            f"waiter {result.waiter} was cancelled (its cancel event was set, or "
+            "cancel_saved / cancel_wait ended it between polls) "
             f"{_summary(result)}",
             result,
         )

@@ -113,7 +113,8 @@ def test_a_missing_model_file_is_one_line(tmp_path: Path) -> None:
     assert done.exit_code == 1
     assert (
         done.stderr
-        == f"generate-waiters: error: {tmp_path / 'gone.json'}: no such file\n"
+        == f"generate-waiters: error: {tmp_path / 'gone.json'}: no such file; pass "
+        "the path of a Smithy model in JSON AST form (or a directory of them)\n"
     )
 
 

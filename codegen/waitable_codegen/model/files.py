@@ -60,7 +60,10 @@ def read_bytes(path: Path) -> bytes:
         _require_regular(path, os.stat(path).st_mode)
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
-        raise ModelError(f"{_shown(path)}: no such file") from None
+        raise ModelError(
+            f"{_shown(path)}: no such file; pass the path of a Smithy model in JSON "
+            "AST form (or a directory of them)"
+        ) from None
     except (OSError, ValueError) as exc:
         raise _unreadable(path, exc) from None
     try:

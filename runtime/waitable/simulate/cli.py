@@ -15,7 +15,8 @@ def main() -> None:
     except ImportError:
         sys.stderr.write(
             "waitable: the command line needs click; install it with "
-            "pip install 'waitable[simulate]' (or 'waitable[cli]' for waitable wait)\n"
+            "pip install 'waitable[simulate]' (or 'waitable[cli]' for waitable wait; "
+            "from a clone of the project, pip install './runtime[simulate]')\n"
         )
         raise SystemExit(2) from None
     from .commands import waitable

@@ -53,7 +53,8 @@ def _source(package: str | None, model: str | None) -> WaiterSource:
         importlib.import_module("boto3")
     except ImportError:
         raise click.UsageError(
-            "waitable wait needs boto3; install it with pip install 'waitable[cli]'"
+            "waitable wait needs boto3; install it with pip install 'waitable[cli]' "
+            "(from a clone of the project, pip install './runtime[cli]')"
         ) from None
     try:
         if package is not None:
