@@ -12,6 +12,7 @@ import botocore.session
 import pytest
 
 from waitable.botocore_waiters import (
+    MAX_ATTEMPTS,
     BotocoreWaiterError,
     service_waiter,
     service_waiters,
@@ -100,3 +101,41 @@ def test_malformed_waiter_data_is_the_waiters_error(
         waiter_class("myservice", "Bad", session=session)
     assert "myservice.Bad" in str(info.value)
     waiter_class("myservice", "ThingReady", session=session)
+
+
+# A `maxAttempts` that is no count of attempts (0, negative, a bool, a fraction, or
+# too large for a float, `1e999`) makes its waiter untranslatable, never an
+# `OverflowError` that spoils the service's good waiters, nor a waiter listed as
+# "at most 0 attempts" failing on a setting the user never passed (review s23-diff).
+
+
+@pytest.mark.parametrize(
+    "attempts", [0, -3, True, 2.5, "10", float("inf"), 10**400, MAX_ATTEMPTS + 1]
+)
+def test_a_max_attempts_that_counts_no_attempts_is_a_botocore_waiter_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, attempts: Any
+) -> None:
+    session = _session(
+        tmp_path,
+        monkeypatch,
+        {"Odd": {**READY, "maxAttempts": attempts}, "Good": READY},
+    )
+    with pytest.raises(BotocoreWaiterError) as caught:
+        service_waiter("myservice", "Odd", session)
+    message = str(caught.value)
+    assert "botocore waiter myservice.Odd: maxAttempts must be an integer" in message
+    assert "the other waiters of 'myservice' are not affected" in message
+    assert waiter_names("myservice", session) == ["Good", "Odd"]
+    good = service_waiter("myservice", "Good", session)
+    assert (good.max_attempts, good.default_max_wait_time) == (10, 50.0)
+
+
+def test_the_largest_count_translates_with_a_finite_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = _session(
+        tmp_path, monkeypatch, {"Most": {**READY, "maxAttempts": MAX_ATTEMPTS}}
+    )
+    most = service_waiter("myservice", "Most", session)
+    assert most.max_attempts == 2**53
+    assert most.default_max_wait_time == 5.0 * 2**53
