@@ -517,6 +517,21 @@ class PollStep(Generic[OutputT]):
     result: WaiterResult[OutputT] | None = None
     next_delay: float | None = None
 
+    def __post_init__(self) -> None:
+        # A `PollDone`/`PollPending` holds what its type says (also one made by
+        # `dataclasses.replace`), so the narrowing type checkers rely on is true.
+        kind = type(self)
+        if kind is PollDone and (self.result is None or self.next_delay is not None):
+            raise WaiterConfigurationError(
+                "a PollDone has a result and no next_delay; make a PollPending "
+                "(or a PollStep) for a wait that goes on"
+            )
+        if kind is PollPending and (self.result is not None or self.next_delay is None):
+            raise WaiterConfigurationError(
+                "a PollPending has a next_delay and no result; make a PollDone "
+                "(or a PollStep) for a wait that reached success"
+            )
+
     @property
     def done(self) -> bool:
         """True when the wait reached success (`result` is set); `state` is then

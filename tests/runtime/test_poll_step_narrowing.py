@@ -5,10 +5,19 @@ step for a type checker, so the README's `step.result.attempts` passes
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 
+import pytest
 from type_check import mypy_strict_errors
-from waitable import PollDone, PollPending, PollStep, SavedWait
+
+from waitable import (
+    PollDone,
+    PollPending,
+    PollStep,
+    SavedWait,
+    WaiterConfigurationError,
+)
 from waitable.testing import VirtualClock
 
 from .harness import THING_EXISTS, AsyncWaiter, Script, waiter_class
@@ -71,3 +80,26 @@ def test_the_async_waiter_returns_the_same_two_kinds() -> None:
 
     step = asyncio.run(main())
     assert type(step) is PollDone
+
+
+def test_a_step_holds_what_its_kind_says_also_when_replaced() -> None:
+    """The narrowing is only true if a `PollDone` always has its result and a
+    `PollPending` its delay: `dataclasses.replace` cannot make one that lies."""
+    clock = VirtualClock()
+    script = Script(clock, [{"status": "pending"}, {"status": "success"}])
+    waiter = waiter_class(THING_EXISTS)(script, clock=clock)
+    pending = waiter.poll_once(waiter.start({"id": "x"}, max_wait_time=600, seed=1))
+    assert isinstance(pending, PollPending)
+    with pytest.raises(
+        WaiterConfigurationError, match="a PollPending has a next_delay"
+    ):
+        dataclasses.replace(pending, next_delay=None)
+    clock.sleep(pending.next_delay)
+    done = waiter.poll_once(pending.state)
+    assert isinstance(done, PollDone)
+    with pytest.raises(WaiterConfigurationError, match="a PollDone has a result"):
+        dataclasses.replace(done, result=None, next_delay=3.0)
+    with pytest.raises(WaiterConfigurationError, match="a PollDone has a result"):
+        PollDone(done.state, done.result, 1.0)
+    either = PollStep(done.state, None, 2.0)  # the base class takes any fields
+    assert either.done is False
