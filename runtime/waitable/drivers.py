@@ -14,7 +14,7 @@ import math
 from functools import partial
 from types import CoroutineType
 from time import monotonic
-from collections.abc import Awaitable, Callable, Coroutine, Generator
+from collections.abc import Awaitable, Callable, Generator
 from typing import Any
 
 from .actions import (
