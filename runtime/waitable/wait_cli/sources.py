@@ -106,9 +106,8 @@ class BotocoreSource:
 
         try:
             names = waiter_names(service)
-        except (
-            BotocoreWaiterError
-        ) as exc:  # says the service and lists those with waiters
+        except BotocoreWaiterError as exc:
+            # It says the service and lists those with waiters.
             raise SourceError(f"{exc} (waitable wait --list)") from None
         except Exception as exc:  # botocore's UnknownServiceError and kin
             raise SourceError(
