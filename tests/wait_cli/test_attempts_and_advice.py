@@ -33,6 +33,7 @@ from waitable.wait_cli.advice import (
     RETRY_ADVICE,
     for_cli,
     is_credentials_error,
+    is_input_refused,
 )
 from waitable.wait_cli.status import StatusClock
 
@@ -166,7 +167,7 @@ def test_unmatched_error_advice_names_the_commands_input(
     result = run_wait(
         fresh, "ec2", "instance-running", "--input", '{"InstanceIds": "i-1"}'
     )
-    assert result.exit_code == ExitCode.OPERATION_ERROR, result.output
+    assert result.exit_code == ExitCode.USAGE, result.output
     assert "ParamValidationError" in result.stderr
     assert not PYTHON_NAMES.search(result.stderr), result.stderr
 
@@ -179,7 +180,7 @@ def test_an_operation_error_says_what_the_error_said(
     result = run_wait(
         None, "ec2", "instance-running", "--input", '{"InstanceIds": "i-1"}'
     )
-    assert result.exit_code == ExitCode.OPERATION_ERROR, result.output
+    assert result.exit_code == ExitCode.USAGE, result.output
     assert (
         "the operation raised ParamValidationError (Parameter validation failed: "
         "Invalid type for parameter InstanceIds, value: i-1, "
@@ -190,6 +191,45 @@ def test_an_operation_error_says_what_the_error_said(
         .splitlines()[-1]
         .endswith("check the input (the --MEMBER options, --input or --input-file)")
     )
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        ["--input", '{"InstanceIds": ["i-1"], "NoSuchMember": 1}'],
+        ["--input", '{"InstanceIds": "i-1"}'],
+        ["--instance-ids", "i-1", "--input", '{"DryRun": "yes"}'],
+    ],
+)
+@pytest.mark.parametrize("output", ["text", "json"])
+def test_input_botocore_refuses_is_bad_usage(
+    virtual_time: VirtualClock, given: list[str], output: str
+) -> None:
+    """An unknown or wrongly typed member in --input exited 5, "the operation
+    raised an error", while the same mistake as an option exits 2: botocore
+    refuses such input before sending anything (the AWS CLI, too, gives it its
+    own status), so it is bad usage (review s23's open question)."""
+    args = [*given, "--output", output]
+    result = run_wait(None, "ec2", "instance-running", *args)
+    assert result.exit_code == ExitCode.USAGE, result.output
+    line = result.stderr.rstrip("\n").splitlines()[-1]
+    assert "ParamValidationError (Parameter validation failed: " in line
+    assert line.endswith(
+        "check the input (the --MEMBER options, --input or --input-file)"
+    )
+    if output == "json":
+        data = json.loads(result.stdout)
+        assert data["error"]["type"] == "WaiterOperationError"
+        assert data["attempts"] == 1
+
+
+def test_only_botocores_input_refusal_is_bad_usage() -> None:
+    from botocore import exceptions
+
+    assert is_input_refused(exceptions.ParamValidationError(report="bad"))
+    assert not is_input_refused(exceptions.NoCredentialsError())
+    assert not is_input_refused(ValueError("ParamValidationError"))
+    assert not is_input_refused(None)
 
 
 @pytest.mark.parametrize("output", ["text", "json"])

@@ -110,6 +110,17 @@ def is_credentials_error(error: BaseException | None) -> bool:
     )
 
 
+def is_input_refused(error: BaseException | None) -> bool:
+    """Whether `error` is botocore's refusing the input before sending it
+    (`ParamValidationError`: an unknown member, a wrong type): bad usage of the
+    command, as the same mistake in an input option is, not an operation's error."""
+    return error is not None and any(
+        cls.__module__ == "botocore.exceptions"
+        and cls.__name__ == "ParamValidationError"
+        for cls in type(error).__mro__
+    )
+
+
 def for_credentials(message: str, cause: BaseException | None) -> str:
     """`message` (already `for_cli`'s) advising to check the credentials, not the
     input, when the operation's error `cause` is botocore's finding none: the input

@@ -21,7 +21,7 @@ from ..errors import (
 )
 from ..files import UnreadableFile, read_text
 from ..seconds import MAX_SECONDS
-from .advice import for_cli, for_credentials
+from .advice import for_cli, for_credentials, is_input_refused
 from .exit_codes import ExitCode, exit_code_of
 from .input_options import InputError, input_shape, load_json, parse_input_options
 from ..printable import printable
@@ -38,8 +38,8 @@ from .status import Status, StatusClock, monotonic
 __all__ = ["wait"]
 
 EPILOG = """\b
-Exit status: 0 success, 1 failure state reached, 2 bad usage,
-3 timeout (the deadline passed: --max-wait, else botocore's
+Exit status: 0 success, 1 failure state reached, 2 bad usage
+(also input botocore refuses before sending it), 3 timeout (the deadline passed: --max-wait, else botocore's
 delay × max attempts), 4 attempts exhausted (--max-attempts),
 5 the operation raised an error no acceptor matches, 6 unexpected error,
 130 interrupted (Ctrl-C).
@@ -386,7 +386,10 @@ def _command(
             message = for_credentials(_with_cause(message, exc), exc.__cause__)
         if output == "json":
             click.echo(json.dumps(_data(exc.result.to_data(), exc, message), indent=2))
-        _fail(message, exit_code_of(exc))
+        refused = isinstance(exc, WaiterOperationError) and is_input_refused(
+            exc.__cause__
+        )
+        _fail(message, ExitCode.USAGE if refused else exit_code_of(exc))
     except Exception as exc:  # unforeseen: a bug here or in a client library
         if status is not None:
             status.finish()
