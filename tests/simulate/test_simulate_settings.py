@@ -162,3 +162,54 @@ def test_a_check_at_the_ready_time_by_a_sum_of_delays_sees_it_ready() -> None:
         "1",
     )
     assert "0.9 ○ 1 ● (ready at 1) → success at 1 s, lag 0 s" in out
+
+
+def test_checks_all_at_one_instant_are_explained() -> None:
+    """Seed 004's `retryImmediately` example (10 attempts, ready after 1 s) with
+    calls that take no time failed every run at 0 s, with no word on why (review
+    s23, finding 4): the report now says what to pass."""
+    out = _report(
+        "--strategy", "retryImmediately", "--max-attempts", "10", "--ready-after", "1"
+    )
+    assert out.endswith(
+        "\nnote:\n  retryImmediately: all 10 checks were made at 0 s (no delay "
+        "between checks, and calls that take no time), so the change at 1 s cannot "
+        "be seen; pass --call-duration (e.g. 0.2: seed 004's simulator gives each "
+        "call time)\n"
+    )
+    timed = _report(
+        "--strategy",
+        "retryImmediately",
+        "--max-attempts",
+        "10",
+        "--ready-after",
+        "1",
+        "--call-duration",
+        "0.2",
+    )
+    assert "note:" not in timed
+    assert "→ success at 1.2 s" in timed
+
+
+def test_only_the_lane_whose_clock_stood_still_gets_the_note() -> None:
+    out = _report(
+        "--compare",
+        "retryImmediately:max_attempts=3:label=still,"
+        "retryImmediately:max_attempts=3:call_duration=1:label=moving,"
+        "fixedDelay:delay=2:max_attempts=5",
+        "--ready-after",
+        "4",
+    )
+    notes = out.split("\nnote:\n", 1)[1].splitlines()
+    assert notes == [
+        "  still: all 3 checks were made at 0 s (no delay between checks, and calls "
+        "that take no time), so the change at 4 s cannot be seen; pass "
+        "--call-duration (e.g. 0.2: seed 004's simulator gives each call time)"
+    ]
+
+
+def test_a_resource_ready_from_the_start_needs_no_note() -> None:
+    out = _report(
+        "--strategy", "retryImmediately", "--max-attempts", "3", "--ready-after", "0"
+    )
+    assert "note:" not in out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .report import HEADERS, Report, seconds_text, summary_cells
 from .simulation import Run
 
-__all__ = ["render_text", "timeline_line"]
+__all__ = ["render_text", "still_clock_note", "timeline_line"]
 
 #: Checks shown at each end of a long timeline; the middle is counted, not listed.
 KEEP = 5
@@ -62,4 +62,28 @@ def render_text(report: Report) -> str:
     lines += ["", "first run (○ pending, ● ready; times in seconds):"]
     for lane in report.lanes:
         lines.append(f"  {lane.candidate.label}: {timeline_line(lane.timeline)}")
+    notes = [
+        f"  {lane.candidate.label}: {note}"
+        for lane in report.lanes
+        if (note := still_clock_note(lane.timeline))
+    ]
+    if notes:
+        lines += ["", "note:", *notes]
     return "\n".join(lines) + "\n"
+
+
+def still_clock_note(run: Run) -> str:
+    """What to change when a run failed with all its checks at one instant (no
+    delay between them and calls that take no time: seed 004's `retryImmediately`
+    with `--max-attempts`), so the resource's change could never be seen; else ""."""
+    checks = run.checks
+    if not run.failed or len(checks) < 2 or run.ready_at <= checks[0].time:
+        return ""
+    if any(check.time != checks[0].time for check in checks):
+        return ""
+    return (
+        f"all {len(checks)} checks were made at {seconds_text(checks[0].time)} s "
+        "(no delay between checks, and calls that take no time), so the change at "
+        f"{seconds_text(run.ready_at)} s cannot be seen; pass --call-duration "
+        "(e.g. 0.2: seed 004's simulator gives each call time)"
+    )
