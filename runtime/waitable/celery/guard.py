@@ -21,7 +21,8 @@ A message can still vanish: kombu's Redis transport takes it off the queue
 two loses it. A sorted set (`<prefix>due`) holds each pending wait by the time
 its next poll (or its undelivered `waitable.done`) should have begun; `sweep`
 hands back the overdue ones' messages to publish again (a second copy is
-harmless: the record drops it).
+harmless: the record drops it), also a wait left `sending` by a last poll that
+failed before it published `waitable.done`.
 """
 
 from __future__ import annotations
@@ -130,13 +131,16 @@ redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
 return 1
 """
 
-# KEYS[1] the due index; ARGV: now, retry at, limit, prefix. Overdue waits' messages.
+# KEYS[1] the due index; ARGV: now, retry at, limit, prefix. Overdue waits' messages:
+# the pending poll's; the last poll's while the wait is `sending` (that poll ended
+# it, then failed or died before publishing `waitable.done`: its copy resends
+# it); or, once `sent`, the undelivered `waitable.done`.
 _SWEEP = """
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
 local found = {}
 for _, id in ipairs(ids) do
   local h = redis.call('HMGET', ARGV[4] .. id, 'next', 'done', 'delivered')
-  if h[1] and (not h[2] or (h[2] == 'sent' and not h[3])) then
+  if h[1] and (not h[2] or h[2] == 'sending' or (h[2] == 'sent' and not h[3])) then
     redis.call('ZADD', KEYS[1], ARGV[2], id)
     table.insert(found, h[1])
   else

@@ -1,0 +1,37 @@
+"""The workers' sweep against a real Redis and worker: waits whose next step went
+missing are taken up again, whatever state the poll that lost them left.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from conftest import queued, wait_for_outcomes, wait_for_redis_time_past
+from conftest import start_thing_wait as _start
+from waitable.celery import installed
+
+
+def test_a_wait_whose_last_poll_failed_after_recording_its_outcome_gets_on_done(
+    redis_server: Any, wait_app: Any, start_worker: Any
+) -> None:
+    """The poll that ended the wait recorded its outcome (`finish`), then raised
+    before it published `waitable.done` (the broker away longer than Celery's
+    publish retries): Celery acknowledged the failed task, so its message is gone,
+    and the record says `sending`. The sweep must publish the poll again, so that
+    the copy finds the outcome and sends it on."""
+    name = f"sending-{uuid.uuid4().hex}"
+    wait_id = _start(wait_app, name)
+    (first,) = queued(redis_server, wait_id)
+    assert redis_server.client.lrem("celery", 0, first) == 1  # acknowledged, failed
+    guard = installed(wait_app.app).guard()  # type: ignore[union-attr]
+    assert guard.begin(wait_id, 0, "failed-poll", lease=0.001, ttl=60).verdict == "run"
+    outcome = {"wait_id": wait_id, "ok": True, "result": None, "error": None}
+    text = json.dumps(outcome)
+    assert guard.finish(wait_id, "failed-poll", text, ttl=600).verdict == "send"
+    wait_for_redis_time_past(guard, 5)  # its lease ran out: it renews no more
+    redis_server.client.zadd(guard.due_key, {wait_id: 0})  # overdue now
+    start_worker()
+    assert wait_for_outcomes(redis_server, [wait_id], limit=30)[wait_id] == outcome
+    assert int(redis_server.client.hget("done:runs", wait_id)) == 1
