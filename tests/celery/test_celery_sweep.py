@@ -10,7 +10,8 @@ from typing import Any
 
 from conftest import queued, wait_for_outcomes, wait_for_redis_time_past
 from conftest import start_thing_wait as _start
-from waitable.celery import installed
+from fake_service import ThingService
+from waitable.celery import cancel_wait, installed
 
 
 def test_a_wait_whose_last_poll_failed_after_recording_its_outcome_gets_on_done(
@@ -35,3 +36,36 @@ def test_a_wait_whose_last_poll_failed_after_recording_its_outcome_gets_on_done(
     start_worker()
     assert wait_for_outcomes(redis_server, [wait_id], limit=30)[wait_id] == outcome
     assert int(redis_server.client.hget("done:runs", wait_id)) == 1
+
+
+def test_a_record_whose_message_is_not_waitables_stops_no_other_wait(
+    redis_server: Any, wait_app: Any, start_worker: Any
+) -> None:
+    """Redis is shared: a record changed by hand or by another program, due first,
+    must not keep the sweep from publishing the other overdue waits (each round
+    found it, raised, and put them all off `recover_after`), and is logged with
+    its wait's id."""
+    name = f"swept-{uuid.uuid4().hex}"
+    ThingService(redis_server.url).plan(name, "ready", 1)
+    wait_id = _start(wait_app, name)
+    (first,) = queued(redis_server, wait_id)
+    assert redis_server.client.lrem("celery", 0, first) == 1  # the message is lost
+    guard = installed(wait_app.app).guard()  # type: ignore[union-attr]
+    bad = f"!corrupt-{uuid.uuid4().hex}"  # before wait_id in the index's order
+    redis_server.client.hset(guard.key(bad), "next", "not JSON")
+    redis_server.client.expire(guard.key(bad), 600)
+    redis_server.client.zadd(guard.due_key, {bad: 0, wait_id: 0})  # both overdue
+    worker = start_worker()
+    assert wait_for_outcomes(redis_server, [wait_id], limit=30)[wait_id]["ok"]
+    assert f"wait {bad}: its Redis record's next message" in worker.log.read_text()
+
+
+def test_cancel_wait_of_a_record_whose_message_is_not_waitables_is_recorded(
+    redis_server: Any, wait_app: Any
+) -> None:
+    guard = installed(wait_app.app).guard()  # type: ignore[union-attr]
+    bad = f"corrupt-{uuid.uuid4().hex}"
+    redis_server.client.hset(guard.key(bad), "next", '{"args": 3}')
+    redis_server.client.expire(guard.key(bad), 600)
+    assert cancel_wait(wait_app.app, bad) is True
+    assert redis_server.client.hget(guard.key(bad), "cancel") == b"1"

@@ -9,15 +9,17 @@ without waiting out its delay.
 
 from __future__ import annotations
 
-import json
+import logging
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import WaiterConfigurationError
 from .guard import Decision, WaitGuard
-from .tasks import WaitTasks, installed_for, publish_message
+from .tasks import WaitTasks, installed_for, publish_message, read_message
 
 __all__ = ["WaitNotFoundError", "cancel_wait"]
+
+logger = logging.getLogger("waitable.celery")
 
 
 class WaitNotFoundError(WaiterConfigurationError):
@@ -66,5 +68,17 @@ def cancel_wait(app: Any, wait_id: str) -> bool:
     if decision.verdict == "ended":
         return False
     if decision.detail:
-        publish_message(tasks, json.loads(decision.detail))
+        _hurry(tasks, wait_id, decision.detail)
     return True
+
+
+def _hurry(tasks: WaitTasks, wait_id: str, text: str) -> None:
+    """Publish a copy, due now, of the cancelled wait's pending poll (`text`, as its
+    record keeps it). When the record's copy is not one waitable wrote, log that:
+    the cancel is recorded all the same, and the wait's own next poll ends it."""
+    try:
+        data = read_message(wait_id, text)
+    except WaiterConfigurationError as error:
+        logger.warning("%s; it ends as cancelled at its own next poll", error)
+        return
+    publish_message(tasks, data)

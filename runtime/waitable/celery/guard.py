@@ -142,6 +142,7 @@ for _, id in ipairs(ids) do
   local h = redis.call('HMGET', ARGV[4] .. id, 'next', 'done', 'delivered')
   if h[1] and (not h[2] or h[2] == 'sending' or (h[2] == 'sent' and not h[3])) then
     redis.call('ZADD', KEYS[1], ARGV[2], id)
+    table.insert(found, id)
     table.insert(found, h[1])
   else
     redis.call('ZREM', KEYS[1], id)
@@ -332,12 +333,16 @@ class WaitGuard:
         """False for the one id whose key is the due index, which no wait may have."""
         return self.key(wait_id) != self.due_key
 
-    def sweep(self, now: float, retry_at: float, limit: int = 1000) -> list[str]:
-        """The messages of waits whose next poll is overdue at `now`; looked at again at `retry_at`."""
+    def sweep(
+        self, now: float, retry_at: float, limit: int = 1000
+    ) -> list[tuple[str, str]]:
+        """(wait id, message) of the waits whose next poll is overdue at `now`;
+        looked at again at `retry_at`."""
         reply = self._sweep(
             keys=[self.due_key], args=[now, retry_at, limit, self.key_prefix]
         )
-        return [_text(part) for part in reply]
+        parts = [_text(part) for part in reply]
+        return list(zip(parts[::2], parts[1::2]))
 
     def finish(self, wait_id: str, token: str, outcome: str, ttl: float) -> Decision:
         """The wait ended with `outcome` (JSON): `send` it (the first outcome kept) or not."""

@@ -250,14 +250,48 @@ def message(args: tuple[Any, ...], queue: str | None) -> str:
 
 
 def sweep_once(tasks: WaitTasks) -> int:
-    """Publish again every overdue poll and undelivered `waitable.done`; how many."""
+    """Publish again every overdue poll and undelivered `waitable.done`; how many.
+
+    A record whose message is not one waitable wrote is logged with its wait's
+    id and skipped (looked at again `recover_after` later), so that it does not
+    keep the other overdue waits from being published."""
     now = time.time()
-    found = tasks.guard().sweep(now, now + tasks.recover_after)
-    for text in found:
-        publish_message(tasks, json.loads(text))
-    if found:
-        logger.warning("waitable: published %d overdue poll(s) again", len(found))
-    return len(found)
+    published = 0
+    for wait_id, text in tasks.guard().sweep(now, now + tasks.recover_after):
+        try:
+            data = read_message(wait_id, text)
+        except WaiterConfigurationError as error:
+            logger.error("%s; the sweep skips it", error)
+            continue
+        publish_message(tasks, data)
+        published += 1
+    if published:
+        logger.warning("waitable: published %d overdue poll(s) again", published)
+    return published
+
+
+def read_message(wait_id: str, text: str) -> dict[str, Any]:
+    """The message a wait's record keeps (`message`, or the `waitable.done` one),
+    read back; `WaiterConfigurationError` naming the wait when it is not one
+    waitable wrote. Redis is shared, so the record is input to check: one changed
+    by hand or by another program must not stop the sweep or `cancel_wait`."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        data = error
+    done = isinstance(data, dict) and data.get("task") == DONE_TASK
+    if (
+        isinstance(data, dict)
+        and isinstance(data.get("args"), list)
+        and (isinstance(data.get("options"), dict) if done else "queue" in data)
+    ):
+        return data
+    raise WaiterConfigurationError(
+        f"wait {wait_id}: its Redis record's next message is not one waitable "
+        f"wrote ({str(data)[:200]!r}), so it cannot be published again; if the "
+        "record was changed by hand or by another program, delete it (the wait "
+        "is lost) or start the wait again"
+    )
 
 
 def publish_message(tasks: WaitTasks, data: dict[str, Any]) -> None:
