@@ -340,7 +340,7 @@ def _poll(
     guard = tasks.guard()
     token = uuid.uuid4().hex
     args = (wait_id, seq, waiter, client, state, on_done, queue)
-    saved = _saved(state)
+    saved, unreadable = _saved(state)
     ttl = tasks.keep + max(
         0.0, (saved.deadline if saved else time.time()) - time.time()
     )
@@ -382,7 +382,9 @@ def _poll(
     try:
         if saved is None:
             raise WaiterConfigurationError(
-                f"wait {wait_id}: the message's saved wait is not SavedWait JSON"
+                f"wait {wait_id}: poll {seq} cannot run, its saved wait is unreadable "
+                f"({unreadable}); the poll message or the wait's Redis record was "
+                "changed after waitable wrote it: start the wait again"
             )
         if decision.verdict == "cancel":  # `cancel_wait`: end it, polling nothing
             raise unpolled_waiter(waiter).cancel_saved(saved)
@@ -667,11 +669,20 @@ def _publish(
     task.apply_async(args=args, **options)
 
 
-def _saved(state: str) -> SavedWait | None:
+def _saved(state: Any) -> tuple[SavedWait | None, str]:
+    """The message's saved wait, or None and why it is not one. The message (and
+    the record's copy of it, which the sweep publishes) is input to check: text
+    that is not a saved wait, or no text at all, ends the wait with that reason
+    instead of failing the task, which would leave the wait to the sweep again."""
+    if not isinstance(state, (str, bytes)):
+        return (
+            None,
+            f"a JSON {type(state).__name__}, not the text SavedWait.to_json() writes",
+        )
     try:
-        return SavedWait.from_json(state)
-    except WaiterConfigurationError:
-        return None
+        return SavedWait.from_json(state), ""
+    except WaiterConfigurationError as error:
+        return None, str(error)
 
 
 def _poll_once(waiter: str, client: str, saved: SavedWait) -> PollStep[Any]:

@@ -1,0 +1,42 @@
+"""A saved wait changed in Redis (untrusted input) against a real Redis and worker:
+the wait ends with a `WaiterConfigurationError` naming it and saying why, and does
+not fail the task (which would leave the record to the sweep, round after round)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import pytest
+
+from conftest import queued, wait_for_outcomes
+from conftest import start_thing_wait as _start
+from waitable.celery import installed
+
+
+@pytest.mark.parametrize(
+    ("state", "why"),
+    [
+        (123, "a JSON int, not the text SavedWait.to_json() writes"),
+        ('{"version": 1, "waiter": 5}', "waiter"),
+    ],
+)
+def test_a_saved_wait_changed_in_the_record_ends_the_wait_saying_why(
+    redis_server: Any, wait_app: Any, start_worker: Any, state: Any, why: str
+) -> None:
+    wait_id = _start(wait_app, f"changed-{uuid.uuid4().hex}")
+    (first,) = queued(redis_server, wait_id)
+    assert redis_server.client.lrem("celery", 0, first) == 1  # the sweep's to send
+    guard = installed(wait_app.app).guard()  # type: ignore[union-attr]
+    message = json.loads(redis_server.client.hget(guard.key(wait_id), "next"))
+    message["args"][4] = state  # the saved wait, as the record keeps it
+    redis_server.client.hset(guard.key(wait_id), "next", json.dumps(message))
+    redis_server.client.zadd(guard.due_key, {wait_id: 0})  # overdue now
+    start_worker()
+    outcome = wait_for_outcomes(redis_server, [wait_id], limit=30)[wait_id]
+    error = outcome["error"]
+    assert error["type"] == "WaiterConfigurationError"
+    assert f"wait {wait_id}: poll 0 cannot run" in error["message"]
+    assert why in error["message"]
+    assert "start the wait again" in error["message"]
