@@ -82,6 +82,20 @@ def test_an_on_done_that_is_not_one_task_is_refused(app: Celery, kind: str) -> N
     assert "a task of yours that starts it" in str(caught.value)
 
 
+@pytest.mark.parametrize("countdown", ["60", "1e3"])
+def test_an_on_done_countdown_that_is_not_a_number_is_refused(
+    app: Celery, countdown: Any
+) -> None:
+    """`.set(countdown="60")` was taken, then failed the wait's last poll with a
+    TypeError when it published `waitable.done`, so on_done never ran."""
+    on_done = app.signature("a.report").set(countdown=countdown)
+    with pytest.raises(WaiterConfigurationError) as caught:
+        start_wait(
+            app, GOOD_WAITER, {}, client=GOOD_CLIENT, max_wait_time=30, on_done=on_done
+        )
+    assert f"its option countdown={countdown!r} is not a number" in str(caught.value)
+
+
 class _Retried(Exception):
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)

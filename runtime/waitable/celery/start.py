@@ -123,6 +123,7 @@ def start_wait(
                 "in its own task, where a chain, group or chord cannot run; pass a "
                 "task of yours that starts it"
             )
+        _check_countdown(signature)
     wait = wait_id or uuid.uuid4().hex
     args = (wait, 0, waiter, client, saved.to_json(), signature, queue)
     guard = tasks.guard()
@@ -184,6 +185,24 @@ def longest_retry_delay(saved: SavedWait, backoff: Backoff) -> float:
 def _redis_broker(app: Any) -> bool:
     url = app.conf.broker_url
     return isinstance(url, str) and url.split("://", 1)[0] in ("redis", "rediss")
+
+
+def _check_countdown(signature: dict[str, Any]) -> None:
+    """Refuse an on_done countdown that is not a finite number (`.set(countdown="60")`):
+    `waitable.done` is published with it only when the wait ends, where Celery
+    would fail the last poll with a `TypeError` instead."""
+    value = (signature.get("options") or {}).get("countdown")
+    if value is None or (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+    ):
+        return
+    raise WaiterConfigurationError(
+        f"on_done {signature.get('task')!r}: its option countdown={value!r} is not a "
+        "number; waitable publishes on_done with it when the wait ends, and Celery "
+        "takes a countdown only as a number of seconds: pass countdown=60, not '60'"
+    )
 
 
 def _check_json(signature: Any) -> None:
