@@ -69,6 +69,18 @@ def test_a_wait_id_that_names_the_index_is_refused(app: Celery) -> None:
         cancel_wait(app, "due")
 
 
+@pytest.mark.parametrize("wait_id", ["", 7])
+def test_a_wait_id_that_is_not_non_empty_text_is_refused(
+    app: Celery, wait_id: Any
+) -> None:
+    """`wait_id=""` was replaced by a new uuid: each call with that idempotency
+    key started another wait."""
+    with pytest.raises(WaiterConfigurationError, match="non-empty text"):
+        start_wait(
+            app, GOOD_WAITER, {}, client=GOOD_CLIENT, max_wait_time=30, wait_id=wait_id
+        )
+
+
 @pytest.mark.parametrize("kind", ["chain", "group"])
 def test_an_on_done_that_is_not_one_task_is_refused(app: Celery, kind: str) -> None:
     """A chain ran its first task again and again and never its second."""

@@ -57,10 +57,10 @@ def start_wait(
     be JSON data; `on_done` is a Celery signature (or None) whose arguments are
     JSON data. `max_wait_time` is a wall-clock deadline that travels with the
     wait; it must be finite (the wait's Redis record expires `keep` seconds
-    after it). `wait_id` (default: a new uuid) must not be in use: a wait
-    started with it that runs, or ended less than `keep` seconds ago, makes this
-    raise `WaitIdInUseError` and is left untouched (of two producers starting
-    one id at once, exactly one succeeds). A waiter built with
+    after it). `wait_id` (non-empty text; default: a new uuid) must not be in
+    use: a wait started with it that runs, or ended less than `keep` seconds
+    ago, makes this raise `WaitIdInUseError` and is left untouched (of two
+    producers starting one id at once, exactly one succeeds). A waiter built with
     `delay_before_first_attempt` makes its first call after its first delay, as
     under `wait()`. Malformed names and on_done arguments are refused with
     `WaiterConfigurationError` before anything is written to Redis.
@@ -124,7 +124,7 @@ def start_wait(
                 "task of yours that starts it"
             )
         _check_countdown(signature)
-    wait = wait_id or uuid.uuid4().hex
+    wait = uuid.uuid4().hex if wait_id is None else _checked_wait_id(wait_id)
     args = (wait, 0, waiter, client, saved.to_json(), signature, queue)
     guard = tasks.guard()
     if not guard.is_record(wait):
@@ -156,6 +156,18 @@ def start_wait(
         guard.client.zrem(guard.due_key, wait)
         raise
     return wait
+
+
+def _checked_wait_id(wait_id: Any) -> str:
+    """`wait_id` when it is non-empty text. An empty one used to be replaced by a
+    new uuid without a word, so a caller using it as an idempotency key started a
+    new wait at each call; a number went into the messages as a number."""
+    if isinstance(wait_id, str) and wait_id:
+        return wait_id
+    raise WaiterConfigurationError(
+        f"wait_id must be non-empty text (an idempotency key such as 'job-1'), got "
+        f"{wait_id!r}; pass wait_id=None (the default) for a new id"
+    )
 
 
 def first_countdown(saved: SavedWait) -> float:
