@@ -334,6 +334,67 @@ def test_on_done_is_recorded_after_a_redis_outage_without_running_again(
     assert _count(redis_server, "blip:failures", wait_id) == 0
 
 
+def _replica_of(replica: redis.Redis, master_port: int) -> None:
+    """`replica` follows the Redis on `master_port` (bounded wait for the sync)."""
+    replica.replicaof("127.0.0.1", master_port)
+    _until(
+        lambda: b"master_link_status:up" in replica.execute_command("INFO replication"),
+        30,
+        "the replica never synced",
+    )
+
+
+def test_a_poll_that_meets_a_read_only_replica_is_retried_not_dropped(
+    redis_server: Any,
+    records_server: RedisServer,
+    blip_app: Any,
+    start_blip_worker: Callable[[], Worker],
+    tmp_path: Any,
+) -> None:
+    """A failover demotes the records' primary to a replica: it answers READONLY
+    (in a script: a ResponseError naming it) until the client reaches the new
+    primary. The poll is retried as for Redis away, not failed and left to the
+    sweep an hour later; here the old address is promoted again, as DNS or a
+    virtual IP would move it to the new primary."""
+    from fake_service import ThingService
+
+    name = f"readonly-{uuid.uuid4().hex}"
+    ThingService(redis_server.url).plan(name, "ready", 1)
+    wait_id = start_wait(
+        blip_app.app,
+        WAITER,
+        {"Name": name},
+        client=CLIENT,
+        max_wait_time=60,
+        on_done=blip_app.record_outcome.s(),
+        **FAST,
+    )
+    records = redis.Redis(host="127.0.0.1", port=records_server.port)
+    other = RedisServer(find_redis_server(), tmp_path)
+    try:
+        _replica_of(other.client, records_server.port)  # the standby, in sync
+        other.client.replicaof("NO", "ONE")  # the failover: it is the primary...
+        _replica_of(records, other.port)  # ...and the old one a read-only replica
+        start_blip_worker()
+        _until(
+            lambda: _count(redis_server, "blip:retries", wait_id)
+            or _count(redis_server, "blip:failures", wait_id),
+            60,
+            "the worker never ran the poll",
+        )
+    finally:
+        records.replicaof("NO", "ONE")
+        other.stop()
+    assert _count(redis_server, "blip:failures", wait_id) == 0, "the poll was dropped"
+    _until(
+        lambda: _count(redis_server, "done:runs", wait_id),
+        60,
+        "the retried poll never ended the wait",
+    )
+    assert records.hget(f"waitable:{wait_id}", "delivered") == b"ran"
+    assert _count(redis_server, "done:runs", wait_id) == 1
+
+
 class _FlakyGuard:
     """A real `WaitGuard` whose `delivered` finds Redis away `fail` times first."""
 

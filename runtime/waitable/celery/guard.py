@@ -36,12 +36,27 @@ from typing import Any, TypeVar
 
 import redis
 
-__all__ = ["REDIS_OUTAGES", "Decision", "WaitGuard", "backoff", "retry_redis"]
+__all__ = [
+    "REDIS_OUTAGES",
+    "Decision",
+    "RedisReadOnly",
+    "WaitGuard",
+    "backoff",
+    "retry_redis",
+]
+
+
+class RedisReadOnly(redis.exceptions.ConnectionError):
+    """The records' Redis answered READONLY: it is a replica now (a failover
+    demoted it), and the connection is closed so that the next one reaches the
+    primary (through DNS, or a virtual IP that moved). An outage, as a Redis away
+    is, so it is retried: a ConnectionError."""
+
 
 #: The errors of a Redis that is away for a moment (restarting, failing over, a
 #: network blip), as opposed to a script or a reply that is wrong.
 REDIS_OUTAGES: tuple[type[Exception], ...] = (
-    redis.exceptions.ConnectionError,
+    redis.exceptions.ConnectionError,  # RedisReadOnly, BusyLoadingError too
     redis.exceptions.TimeoutError,
 )
 
@@ -242,18 +257,18 @@ class WaitGuard:
     def __init__(self, client: Any, key_prefix: str = "waitable:") -> None:
         self.client = client
         self.key_prefix = key_prefix
-        self._begin = client.register_script(_BEGIN)
-        self._advance = client.register_script(_ADVANCE)
-        self._cancel = client.register_script(_CANCEL)
-        self._outcome = client.register_script(_OUTCOME)
-        self._started = client.register_script(_STARTED)
-        self._sweep = client.register_script(_SWEEP)
-        self._finish = client.register_script(_FINISH)
-        self._sent = client.register_script(_SENT)
-        self._claim = client.register_script(_CLAIM)
-        self._renew = client.register_script(_RENEW)
-        self._delivered = client.register_script(_DELIVERED)
-        self._release = client.register_script(_RELEASE)
+        self._begin = _script(client, _BEGIN)
+        self._advance = _script(client, _ADVANCE)
+        self._cancel = _script(client, _CANCEL)
+        self._outcome = _script(client, _OUTCOME)
+        self._started = _script(client, _STARTED)
+        self._sweep = _script(client, _SWEEP)
+        self._finish = _script(client, _FINISH)
+        self._sent = _script(client, _SENT)
+        self._claim = _script(client, _CLAIM)
+        self._renew = _script(client, _RENEW)
+        self._delivered = _script(client, _DELIVERED)
+        self._release = _script(client, _RELEASE)
 
     def key(self, wait_id: str) -> str:
         """The Redis key of a wait's hash."""
@@ -392,6 +407,30 @@ class WaitGuard:
     def release(self, wait_id: str, owner: str) -> bool:
         """The on_done call raised: free `owner`'s lease so that a retry may run it."""
         return bool(self._release(keys=[self.key(wait_id)], args=[owner]))
+
+
+def _script(client: Any, text: str) -> Callable[..., Any]:
+    """The Lua script `text` on `client`, called as redis-py's `Script` is
+    (`keys=`, `args=`), a READONLY reply raised as `RedisReadOnly` once the
+    client's connections are closed. A write in a script on a replica fails
+    whole (nothing of it is written), so running the script again is safe.
+    Redis 7 replies `ReadOnlyError`; Redis 6 a `ResponseError` that quotes it."""
+    script = client.register_script(text)
+
+    def run(keys: list[Any], args: list[Any] | None = None) -> Any:
+        try:
+            return script(keys=keys, args=args)
+        except redis.exceptions.ResponseError as error:
+            if "READONLY" not in str(error):
+                raise
+            client.connection_pool.disconnect()
+            raise RedisReadOnly(
+                f"the records' Redis is a read-only replica ({error}): a failover is "
+                "under way; if it lasts, point install(app, redis_url=...) at the "
+                "primary"
+            ) from error
+
+    return run
 
 
 def _decision(reply: Any) -> Decision:
