@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ..actions import START_TOLERANCE
-from ..errors import WaiterConfigurationError
+from ..errors import WaiterConfigurationError, WaiterError
 from ..steps import PollStep, SavedWait
 from ..waiter import AsyncWaiter, Waiter
 from . import loop
@@ -379,6 +379,7 @@ def _poll(
         return
     if saved is not None and _put_back(tasks, task, args, token, saved, retries):
         return
+    failure: Exception | None = None
     try:
         if saved is None:
             raise WaiterConfigurationError(
@@ -397,6 +398,7 @@ def _poll(
             step = _poll_once(waiter, client, saved)
     except Exception as error:  # the wait ends; on_done hears why, as data
         outcome = error_outcome(wait_id, waiter, saved, error)
+        failure = error
     else:
         if step.result is None:
             delay = 0.0 if step.next_delay is None else step.next_delay
@@ -410,7 +412,7 @@ def _poll(
         tasks.lease,
     )
     if finish.verdict == "send":
-        _log_end(wait_id, outcome, on_done)
+        _log_end(wait_id, outcome, on_done, failure)
         _send_on_done(tasks, wait_id, on_done, finish.detail)
 
 
@@ -449,9 +451,17 @@ def _put_back(
     return True
 
 
-def _log_end(wait_id: str, outcome: dict[str, Any], on_done: Any) -> None:
+def _log_end(
+    wait_id: str,
+    outcome: dict[str, Any],
+    on_done: Any,
+    failure: BaseException | None = None,
+) -> None:
     """One log line for a wait this poll ended (INFO on success, WARNING otherwise):
-    without `on_done`, the only place a failed wait is ever reported."""
+    without `on_done`, the only place a failed wait is ever reported. With the
+    traceback when `failure`, the error that ended it, is not one of waitable's
+    (a client factory or waiter that raised): the outcome keeps only its type
+    and message, which rarely say where it came from."""
     if outcome["ok"]:
         logger.info("wait %s ended in success", wait_id)
         return
@@ -462,6 +472,15 @@ def _log_end(wait_id: str, outcome: dict[str, Any], on_done: Any) -> None:
         error["type"],
         str(error["message"])[:2000],
         "" if on_done is not None else " (no on_done was given)",
+        exc_info=None if _waitables(failure) else failure,
+    )
+
+
+def _waitables(failure: BaseException | None) -> bool:
+    """Whether `failure` is one of waitable's errors (or none): its message says
+    what happened, no traceback needed."""
+    return failure is None or isinstance(
+        failure, (WaiterError, WaiterConfigurationError)
     )
 
 
