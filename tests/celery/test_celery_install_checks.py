@@ -58,6 +58,22 @@ def app() -> Celery:
     return app
 
 
+def test_a_second_install_with_other_settings_says_they_are_ignored(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """`install(app, lease=30)` after `install(app, lease=10)` returned the first
+    install, its 10 s lease in force, without a word."""
+    app = _app("twice")
+    first = install(app, lease=10.0, keep=600.0)
+    with caplog.at_level(logging.WARNING, logger=celery_tasks.logger.name):
+        assert install(app, lease=10, keep=600) is first  # the same settings: quiet
+        assert not caplog.records
+        assert install(app, lease=30.0, keep=600.0) is first
+    (record,) = caplog.records
+    assert "called for this app already, with lease=10.0" in record.getMessage()
+    assert "this call's lease=30.0 is ignored" in record.getMessage()
+
+
 def test_a_wait_id_that_names_the_index_is_refused(app: Celery) -> None:
     """`wait_id="due"` shared the key of the index of pending waits, and broke
     every later wait and sweep with WRONGTYPE for a day."""

@@ -102,8 +102,9 @@ def install(
 ) -> WaitTasks:
     """Register the poll and `waitable.done` tasks on the Celery `app`, and the worker's sweep.
 
-    Idempotent per app. The sweep starts in the workers of `app` only, however
-    many apps are installed in the process.
+    Idempotent per app: a second call returns the first's `WaitTasks`, with a
+    warning when it asks other settings. The sweep starts in the workers of
+    `app` only, however many apps are installed in the process.
 
     `redis_url` is where the per-wait records live; by default the app's broker
     when that is Redis. `recover_after` defaults to the broker's visibility
@@ -111,6 +112,7 @@ def install(
     """
     existing = installed(app)
     if existing is not None:
+        _same_install(existing, redis_url, lease, keep, key_prefix, recover_after)
         return existing
     url = redis_url or _redis_broker(app)
     if url is None:
@@ -198,6 +200,34 @@ def install(
 
     signals.worker_ready.connect(ready, weak=False)
     return tasks
+
+
+def _same_install(
+    tasks: WaitTasks,
+    redis_url: str | None,
+    lease: float,
+    keep: float,
+    key_prefix: str,
+    recover_after: float | None,
+) -> None:
+    """Warn when a second `install` of one app asks other settings than the first,
+    which stays in force (`install` is idempotent): ignored without a word, the
+    caller would think its `lease`, `keep` or records' Redis apply. (`sweep_every`
+    is not compared: the sweep already runs, or not.)"""
+    asked: dict[str, object] = {"lease": lease, "keep": keep, "key_prefix": key_prefix}
+    if redis_url is not None:
+        asked["redis_url"] = redis_url
+    if recover_after is not None:
+        asked["recover_after"] = recover_after
+    differ = {k: v for k, v in asked.items() if getattr(tasks, k) != v}
+    if differ:
+        logger.warning(
+            "waitable.celery.install(app) was called for this app already, with %s; "
+            "this call's %s is ignored: call install once, where the app is "
+            "defined, with the settings you want",
+            ", ".join(f"{k}={getattr(tasks, k)!r}" for k in differ),
+            ", ".join(f"{k}={v!r}" for k, v in differ.items()),
+        )
 
 
 def _positive_seconds(value: object) -> bool:
