@@ -180,3 +180,18 @@ def test_a_name_in_main_is_refused_since_no_worker_imports_it(app: Any) -> None:
             assert "a Celery worker cannot import" in message
     finally:
         del sys.modules["__main__"].WaiterInMain
+
+
+def test_an_on_done_task_of_the_running_script_is_refused(app: Any) -> None:
+    """A task defined in a script on `Celery()` (no main name) is `__main__.x`:
+    the wait ran to its end, then on_done failed in every worker."""
+    with pytest.raises(WaiterConfigurationError) as raised:
+        start_wait(
+            app,
+            GOOD_WAITER,
+            {},
+            client=GOOD_CLIENT,
+            max_wait_time=60,
+            on_done=app.signature("__main__.report"),
+        )
+    assert str(raised.value).startswith("on_done task '__main__.report' is defined")

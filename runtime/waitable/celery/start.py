@@ -124,6 +124,7 @@ def start_wait(
                 "task of yours that starts it"
             )
         _check_countdown(signature)
+        _check_not_main(signature)
     wait = uuid.uuid4().hex if wait_id is None else _checked_wait_id(wait_id)
     args = (wait, 0, waiter, client, saved.to_json(), signature, queue)
     guard = tasks.guard()
@@ -197,6 +198,22 @@ def longest_retry_delay(saved: SavedWait, backoff: Backoff) -> float:
 def _redis_broker(app: Any) -> bool:
     url = app.conf.broker_url
     return isinstance(url, str) and url.split("://", 1)[0] in ("redis", "rediss")
+
+
+def _check_not_main(signature: dict[str, Any]) -> None:
+    """Refuse an on_done task of the running script (`__main__.report`: a task
+    defined in it, on a `Celery()` without a main name), as names in `__main__`
+    are refused: no worker registers it, so the wait would run to its end and
+    then fail on_done by its retries (minutes), saying to import a module that
+    cannot be imported."""
+    name = signature.get("task")
+    if isinstance(name, str) and name.startswith("__main__."):
+        raise WaiterConfigurationError(
+            f"on_done task {name!r} is defined in the script this process runs "
+            "(__main__), which no Celery worker registers; define it in a module "
+            "the workers import, or name the app (Celery('myapp', ...)) so that "
+            "its tasks are named after it"
+        )
 
 
 def _check_countdown(signature: dict[str, Any]) -> None:
