@@ -201,6 +201,41 @@ def test_a_worker_killed_inside_on_done_runs_it_again_once(
     assert _runs(redis_server, wait_id) == 2
 
 
+def test_on_done_that_kills_its_worker_each_time_is_given_up_after_max_retries(
+    redis_server: Any, wait_app: Any, start_worker: Any
+) -> None:
+    """Each death left the lease to run out and the next copy ran the body again,
+    without end (a body the OOM killer ends every time ran every lease, or every
+    `recover_after` once Celery had acknowledged it). A rerun after a death
+    counts as one of the body's failures: past its task's `max_retries` (1 here)
+    the wait is recorded failed and the body not run again."""
+    from fake_service import ThingService
+
+    name = f"doomed-{uuid.uuid4().hex}"
+    ThingService(redis_server.url).plan(name, "ready", 1)
+    worker = start_worker(queues=("celery", "doomed"))
+    wait_id = start_wait(
+        wait_app.app,
+        WAITER,
+        {"Name": name},
+        client=CLIENT,
+        max_wait_time=30,
+        min_delay=0.05,
+        max_delay=0.2,
+        on_done=wait_app.doomed_outcome.s().set(queue="doomed"),
+    )
+    record = f"waitable:{wait_id}"
+    end = time.monotonic() + 90
+    while redis_server.client.hget(record, "delivered") is None:
+        assert _runs(redis_server, wait_id) <= 3, "the body ran again and again"
+        assert time.monotonic() < end, redis_server.client.hgetall(record)
+        if worker.process.poll() is not None:  # the body killed it: the next one
+            worker = start_worker(queues=("doomed",))
+        time.sleep(0.1)
+    assert redis_server.client.hget(record, "delivered") == b"failed"
+    assert _runs(redis_server, wait_id) == 2  # the first run and one rerun
+
+
 def _guard(wait_app: Any) -> WaitGuard:
     from waitable.celery import installed
 

@@ -97,6 +97,16 @@ def done_options(app: Any, signature: Any, wait_id: str) -> dict[str, Any]:
     return options
 
 
+def _too_many_reruns(decision: Decision, most: int | None) -> bool:
+    """Whether the claim is a rerun past the `most` a wait's call may have (None:
+    no bound), `decision.detail` counting the runners that died in it."""
+    return (
+        decision.verdict == "rerun"
+        and most is not None
+        and int(decision.detail or 0) > most
+    )
+
+
 def call_on_done(
     app: Any, on_done: dict[str, Any], outcome: Any, task_id: str, retries: int
 ) -> None:
@@ -127,6 +137,7 @@ def deliver(
     lease: float,
     keep: float,
     call: Callable[[], None],
+    most_reruns: int | None = None,
 ) -> Decision:
     """Make the wait's on_done `call` unless it is delivered or another runner holds it.
 
@@ -135,11 +146,21 @@ def deliver(
     `call` raises, the lease is released, nothing is recorded, and it propagates.
     Once `call` returned, recording it is retried in place while Redis is away
     (up to a lease: `retry_redis`), so that a blip never runs the body again;
-    `DeliveryNotRecorded` if Redis stayed away longer.
+    `DeliveryNotRecorded` if Redis stayed away longer. `given_up` (detail: the
+    runners lost) when more than `most_reruns` runners died in the call: it is
+    recorded failed and not made again, so a body that kills its worker every
+    time (out of memory, a hard time limit) does not run without end.
     """
     decision = guard.claim(wait_id, owner, lease, keep)
     if decision.verdict in ("busy", "delivered"):
         return decision
+    if _too_many_reruns(decision, most_reruns):
+        retry_redis(
+            lambda: guard.delivered(wait_id, owner, keep, how="failed"),
+            f"wait {wait_id}: recording on_done failed",
+            lease,
+        )
+        return Decision("given_up", decision.detail)
     if decision.verdict == "rerun":
         logger.warning(
             "wait %s: on_done runs again: the worker that ran it last lost its lease "

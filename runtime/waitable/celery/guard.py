@@ -196,20 +196,22 @@ return 1
 """
 
 # KEYS[1] the hash; ARGV: owner, lease_ms, ttl_s. May `owner` make the on_done call?
-# Returns {verdict, detail}: run | rerun (a runner's lease ran out) | busy (ms left) | delivered.
+# Returns {verdict, detail}: run | rerun (a runner's lease ran out; detail: how many
+# times that happened, `reruns`) | busy (ms left) | delivered.
 _CLAIM = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local h = redis.call('HMGET', KEYS[1], 'delivered', 'runner', 'runner_until')
 if h[1] then return {'delivered', h[1]} end
-local verdict = 'run'
+local verdict, detail = 'run', ''
 if h[2] and h[2] ~= ARGV[1] then
   if tonumber(h[3]) > now then return {'busy', tostring(tonumber(h[3]) - now)} end
   verdict = 'rerun'
+  detail = tostring(redis.call('HINCRBY', KEYS[1], 'reruns', 1))
 end
 redis.call('HSET', KEYS[1], 'runner', ARGV[1], 'runner_until', now + tonumber(ARGV[2]))
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
-return {verdict, ''}
+return {verdict, detail}
 """
 
 # KEYS[1] the hash; ARGV: holder, lease_ms, holder field, until field. Extend a
@@ -382,7 +384,8 @@ class WaitGuard:
     def claim(self, wait_id: str, owner: str, lease: float, ttl: float) -> Decision:
         """May `owner` make the wait's on_done call now? Takes the lease when it may.
 
-        `run`; `rerun` (the last runner's lease ran out: it died, perhaps mid-call);
+        `run`; `rerun` (the last runner's lease ran out: it died, perhaps mid-call;
+        detail: how many runners of this wait's call have so far);
         `busy` (detail: ms left on another runner's lease); `delivered` (detail:
         `ran` or `failed`).
         """

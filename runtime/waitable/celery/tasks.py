@@ -626,8 +626,13 @@ def _done(
         ran.append(True)
         call_on_done(tasks.app, on_done, outcome, task_id, failures)
 
+    limit = _on_done_max_retries(tasks, on_done)
+    # A runner that died in the body counts as one of its failures.
+    most_reruns = None if limit is None else max(0, limit - failures)
     try:
-        decision = deliver(guard, wait_id, owner, tasks.lease, tasks.keep, call)
+        decision = deliver(
+            guard, wait_id, owner, tasks.lease, tasks.keep, call, most_reruns
+        )
     except DeliveryNotRecorded:
         logger.exception("wait %s: on_done ran; recording it failed", wait_id)
         raise
@@ -644,6 +649,18 @@ def _done(
         _done_failed(tasks, task, wait_id, outcome, on_done, failures, owner, error)
     except Exception as error:
         _done_failed(tasks, task, wait_id, outcome, on_done, failures, owner, error)
+    if decision.verdict == "given_up":
+        logger.error(
+            "wait %s: on_done was given up: its worker died running it %s time(s) "
+            "(killed: out of memory, a hard time limit?), %d more time(s) it "
+            "raised, past its max_retries %s; its outcome was %s",
+            wait_id,
+            decision.detail,
+            failures,
+            limit,
+            json.dumps(outcome)[:2000],
+        )
+        return
     if decision.verdict == "busy":
         # Another worker is making the call: come back when its lease would end.
         raise task.retry(countdown=int(decision.detail) / 1000 + 0.01)
@@ -662,7 +679,7 @@ def _done_failed(
     """The on_done body raised `error` (its `failures`-th failure before this one):
     retry it by its task's policy, or record it failed."""
     user = tasks.app.tasks.get(str(on_done.get("task")))
-    limit = getattr(user, "max_retries", 3)
+    limit = _on_done_max_retries(tasks, on_done)
     delay = _on_done_retry_delay(tasks, getattr(user, "default_retry_delay", 180))
     if limit is not None and failures >= limit:
         guard = tasks.guard()
@@ -680,6 +697,15 @@ def _done_failed(
         raise error
     kwargs = {**(task.request.kwargs or {}), "failures": failures + 1}
     raise task.retry(exc=error, countdown=delay, kwargs=kwargs) from error
+
+
+def _on_done_max_retries(tasks: WaitTasks, on_done: dict[str, Any]) -> int | None:
+    """How many failures of the on_done body are retried: its task's
+    `max_retries` (Celery's default 3 when it is not registered here; None:
+    without end)."""
+    user = tasks.app.tasks.get(str(on_done.get("task")))
+    limit: int | None = getattr(user, "max_retries", 3)
+    return limit
 
 
 def _on_done_retry_delay(tasks: WaitTasks, delay: float | None) -> float:
