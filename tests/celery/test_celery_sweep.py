@@ -5,8 +5,11 @@ missing are taken up again, whatever state the poll that lost them left.
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from typing import Any
+
+import pytest
 
 from conftest import queued, wait_for_outcomes, wait_for_redis_time_past
 from conftest import start_thing_wait as _start
@@ -69,3 +72,35 @@ def test_cancel_wait_of_a_record_whose_message_is_not_waitables_is_recorded(
     redis_server.client.expire(guard.key(bad), 600)
     assert cancel_wait(wait_app.app, bad) is True
     assert redis_server.client.hget(guard.key(bad), "cancel") == b"1"
+
+
+def test_waits_the_sweep_could_not_publish_are_due_again_at_once(
+    redis_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The broker is away during a round (the records on a Redis of their own):
+    the sweep had already marked every wait it found as looked at, so those it
+    could not publish waited `recover_after` (an hour here) for the next try."""
+    from celery import Celery
+
+    from waitable.celery import install, sweep_once
+    from waitable.celery import tasks as celery_tasks
+
+    app = Celery("sweep_broker_away", broker=redis_server.url)
+    tasks = install(app, key_prefix=f"t{uuid.uuid4().hex}:", recover_after=3600.0)
+    guard = tasks.guard()
+    waits = [f"away-{n}" for n in range(2)]
+    for wait_id in waits:
+        message = json.dumps({"args": [wait_id, 0], "queue": None})
+        redis_server.client.hset(guard.key(wait_id), "next", message)
+        redis_server.client.expire(guard.key(wait_id), 600)
+        redis_server.client.zadd(guard.due_key, {wait_id: 0})
+
+    def broker_away(tasks: Any, data: Any) -> None:
+        raise ConnectionError("the broker is away (the test's)")
+
+    monkeypatch.setattr(celery_tasks, "publish_message", broker_away)
+    before = time.time()
+    with pytest.raises(ConnectionError):
+        sweep_once(tasks)
+    for wait_id in waits:
+        assert redis_server.client.zscore(guard.due_key, wait_id) < before + 60

@@ -361,6 +361,13 @@ class WaitGuard:
         parts = [_text(part) for part in reply]
         return list(zip(parts[::2], parts[1::2]))
 
+    def due_again(self, wait_ids: list[str], at: float) -> None:
+        """Have the sweep look at `wait_ids` again at `at` (those still pending)."""
+        if wait_ids:
+            self.client.zadd(
+                self.due_key, {wait_id: at for wait_id in wait_ids}, xx=True
+            )
+
     def finish(self, wait_id: str, token: str, outcome: str, ttl: float) -> Decision:
         """The wait ended with `outcome` (JSON): `send` it (the first outcome kept) or not."""
         reply = self._finish(

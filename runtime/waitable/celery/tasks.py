@@ -284,16 +284,23 @@ def sweep_once(tasks: WaitTasks) -> int:
 
     A record whose message is not one waitable wrote is logged with its wait's
     id and skipped (looked at again `recover_after` later), so that it does not
-    keep the other overdue waits from being published."""
+    keep the other overdue waits from being published. When publishing fails
+    (the broker is away), the waits not yet published are due again at once,
+    for the next round, not `recover_after` later as the sweep had marked them."""
     now = time.time()
     published = 0
-    for wait_id, text in tasks.guard().sweep(now, now + tasks.recover_after):
+    found = tasks.guard().sweep(now, now + tasks.recover_after)
+    for index, (wait_id, text) in enumerate(found):
         try:
             data = read_message(wait_id, text)
         except WaiterConfigurationError as error:
             logger.error("%s; the sweep skips it", error)
             continue
-        publish_message(tasks, data)
+        try:
+            publish_message(tasks, data)
+        except Exception:
+            tasks.guard().due_again([found_id for found_id, _ in found[index:]], now)
+            raise
         published += 1
     if published:
         logger.warning("waitable: published %d overdue poll(s) again", published)
