@@ -40,3 +40,27 @@ def test_a_saved_wait_changed_in_the_record_ends_the_wait_saying_why(
     assert f"wait {wait_id}: poll 0 cannot run" in error["message"]
     assert why in error["message"]
     assert "start the wait again" in error["message"]
+
+
+def test_a_saved_wait_changed_to_have_no_deadline_ends_the_wait_saying_why(
+    redis_server: Any, wait_app: Any, start_worker: Any
+) -> None:
+    """A saved wait with no deadline reads (a custom waiter's, capped by
+    max_attempts), but `start_wait` never writes one on Celery: its record's
+    TTL came out infinite and the task failed with OverflowError, every time the
+    sweep published it again."""
+    wait_id = _start(wait_app, f"endless-{uuid.uuid4().hex}")
+    (first,) = queued(redis_server, wait_id)
+    assert redis_server.client.lrem("celery", 0, first) == 1
+    guard = installed(wait_app.app).guard()  # type: ignore[union-attr]
+    message = json.loads(redis_server.client.hget(guard.key(wait_id), "next"))
+    state = json.loads(message["args"][4])
+    state.update(max_wait_time=None, deadline=None, max_attempts=5)
+    message["args"][4] = json.dumps(state)
+    redis_server.client.hset(guard.key(wait_id), "next", json.dumps(message))
+    redis_server.client.zadd(guard.due_key, {wait_id: 0})
+    start_worker()
+    outcome = wait_for_outcomes(redis_server, [wait_id], limit=30)[wait_id]
+    assert outcome["error"]["type"] == "WaiterConfigurationError"
+    assert f"wait {wait_id}: poll 0 cannot run" in outcome["error"]["message"]
+    assert "no deadline" in outcome["error"]["message"]

@@ -762,9 +762,14 @@ def _saved(state: Any) -> tuple[SavedWait | None, str]:
             f"a JSON {type(state).__name__}, not the text SavedWait.to_json() writes",
         )
     try:
-        return SavedWait.from_json(state), ""
+        saved = SavedWait.from_json(state)
     except WaiterConfigurationError as error:
         return None, str(error)
+    if not math.isfinite(saved.deadline):
+        # A custom waiter's wait capped by max_attempts reads, but `start_wait`
+        # never writes one: its record could not expire.
+        return None, "it has no deadline, which a wait on Celery always has"
+    return saved, ""
 
 
 def _poll_once(waiter: str, client: str, saved: SavedWait) -> PollStep[Any]:
