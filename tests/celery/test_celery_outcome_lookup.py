@@ -133,3 +133,19 @@ def test_wait_outcome_refuses_an_unknown_id_and_an_app_without_install(
         wait_outcome(wait_app.app, "due")  # the index's key, never a wait's
     with pytest.raises(WaiterConfigurationError, match="install.*wait_outcome"):
         wait_outcome(Celery(broker=redis_server.url), "x")
+
+
+@pytest.mark.parametrize("kept", ["not JSON", "[1, 2]"])
+def test_an_outcome_changed_in_the_record_is_refused_naming_the_wait(
+    redis_server: Any, wait_app: Any, kept: str
+) -> None:
+    """It raised a bare JSONDecodeError, or returned a list typed as a dict."""
+    guard = installed(wait_app.app).guard()  # type: ignore[union-attr]
+    wait_id = f"changed-{uuid.uuid4().hex}"
+    redis_server.client.hset(
+        guard.key(wait_id), mapping={"done": "sent", "outcome": kept}
+    )
+    redis_server.client.expire(guard.key(wait_id), 600)
+    with pytest.raises(WaiterConfigurationError) as raised:
+        wait_outcome(wait_app.app, wait_id)
+    assert str(raised.value).startswith(f"wait {wait_id!r} has ended, but the outcome")

@@ -48,5 +48,21 @@ def wait_outcome(app: Any, wait_id: str) -> dict[str, Any] | None:
             "(its on_done, if it had one, received the outcome)",
             wait_id,
         )
-    outcome: dict[str, Any] = json.loads(decision.detail)
+    return _read_outcome(wait_id, decision.detail)
+
+
+def _read_outcome(wait_id: str, text: str) -> dict[str, Any]:
+    """The outcome the record keeps, read back; a `WaiterConfigurationError`
+    naming the wait when it is not a JSON object (a record changed by hand or
+    by another program: Redis is shared, so the record is input to check)."""
+    try:
+        outcome = json.loads(text)
+    except (ValueError, RecursionError):
+        outcome = None
+    if not isinstance(outcome, dict):
+        raise WaiterConfigurationError(
+            f"wait {wait_id!r} has ended, but the outcome its Redis record keeps is "
+            f"not one waitable wrote ({text[:200]!r}); the record was changed after "
+            "the wait ended: its on_done, if it had one, received the outcome"
+        )
     return outcome
