@@ -5,6 +5,7 @@ not fail the task (which would leave the record to the sweep, round after round)
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from typing import Any
 
@@ -64,3 +65,31 @@ def test_a_saved_wait_changed_to_have_no_deadline_ends_the_wait_saying_why(
     assert outcome["error"]["type"] == "WaiterConfigurationError"
     assert f"wait {wait_id}: poll 0 cannot run" in outcome["error"]["message"]
     assert "no deadline" in outcome["error"]["message"]
+
+
+def test_a_poll_message_changed_beyond_its_saved_wait_is_refused_naming_the_wait(
+    redis_server: Any, wait_app: Any, start_worker: Any
+) -> None:
+    """A poll number that is not a number made the record's Lua script raise a
+    ResponseError in the worker, each time the sweep published the message
+    again; the sweep now refuses the message, naming the wait, and a worker
+    drops such a poll with an error naming it."""
+    wait_id = _start(wait_app, f"envelope-{uuid.uuid4().hex}")
+    (first,) = queued(redis_server, wait_id)
+    assert redis_server.client.lrem("celery", 0, first) == 1
+    guard = installed(wait_app.app).guard()  # type: ignore[union-attr]
+    message = json.loads(redis_server.client.hget(guard.key(wait_id), "next"))
+    message["args"][1] = "x"  # the poll number
+    redis_server.client.hset(guard.key(wait_id), "next", json.dumps(message))
+    redis_server.client.zadd(guard.due_key, {wait_id: 0})
+    installed(wait_app.app).task.apply_async(  # type: ignore[union-attr]
+        args=message["args"]
+    )
+    worker = start_worker()
+    end = time.monotonic() + 30
+    refused = f"wait {wait_id}: its Redis record's next message is not one"
+    dropped = f"wait {wait_id!r}: a poll message whose arguments are not"
+    while not (refused in (log := worker.log.read_text()) and dropped in log):
+        assert time.monotonic() < end, log[-3000:]
+        time.sleep(0.1)
+    assert "ResponseError" not in worker.log.read_text()

@@ -90,7 +90,8 @@ def test_waits_the_sweep_could_not_publish_are_due_again_at_once(
     guard = tasks.guard()
     waits = [f"away-{n}" for n in range(2)]
     for wait_id in waits:
-        message = json.dumps({"args": [wait_id, 0], "queue": None})
+        args = [wait_id, 0, "pkg.waiters:W", "pkg.clients:c", "{}", None, None]
+        message = json.dumps({"args": args, "queue": None})
         redis_server.client.hset(guard.key(wait_id), "next", message)
         redis_server.client.expire(guard.key(wait_id), 600)
         redis_server.client.zadd(guard.due_key, {wait_id: 0})

@@ -320,7 +320,12 @@ def read_message(wait_id: str, text: str) -> dict[str, Any]:
     if (
         isinstance(data, dict)
         and isinstance(data.get("args"), list)
-        and (isinstance(data.get("options"), dict) if done else "queue" in data)
+        and data["args"][:1] == [wait_id]
+        and (
+            isinstance(data.get("options"), dict) and _done_args(data["args"])
+            if done
+            else "queue" in data and poll_args(data["args"])
+        )
     ):
         return data
     raise WaiterConfigurationError(
@@ -329,6 +334,28 @@ def read_message(wait_id: str, text: str) -> dict[str, Any]:
         "record was changed by hand or by another program, delete it (the wait "
         "is lost) or start the wait again"
     )
+
+
+def poll_args(args: Any) -> bool:
+    """Whether `args` are a poll message's, as `message` writes them: (wait id,
+    seq, waiter, client, saved wait, on_done or None[, queue or None]). The
+    saved wait is checked by the poll itself, which ends the wait if it is bad;
+    without these, the poll cannot even look the wait up."""
+    if not isinstance(args, (list, tuple)) or len(args) not in (6, 7):
+        return False
+    wait_id, seq, waiter, client, _, on_done, *queue = args
+    return (
+        all(isinstance(name, str) for name in (wait_id, waiter, client))
+        and type(seq) is int
+        and seq >= 0
+        and (on_done is None or isinstance(on_done, dict))
+        and all(name is None or isinstance(name, str) for name in queue)
+    )
+
+
+def _done_args(args: list[Any]) -> bool:
+    """Whether `args` are a `waitable.done` message's: (wait id, outcome, on_done)."""
+    return len(args) in (3, 4) and isinstance(args[2], dict)
 
 
 def publish_message(tasks: WaitTasks, data: dict[str, Any]) -> None:
@@ -374,9 +401,18 @@ def _poll(
     made: its record (`advance`, `finish`, `sent`) is retried in place for up to
     a lease (`retry_redis`), never the poll, which would call the service twice.
     """
+    args = (wait_id, seq, waiter, client, state, on_done, queue)
+    if not poll_args(args):
+        logger.error(
+            "wait %r: a poll message whose arguments are not ones waitable writes "
+            "was dropped (%.200r); if its record was changed by hand or by another "
+            "program, start the wait again",
+            wait_id,
+            args,
+        )
+        return
     guard = tasks.guard()
     token = uuid.uuid4().hex
-    args = (wait_id, seq, waiter, client, state, on_done, queue)
     saved, unreadable = _saved(state)
     ttl = tasks.keep + max(
         0.0, (saved.deadline if saved else time.time()) - time.time()
