@@ -25,7 +25,10 @@ app.conf.update(
     # Longer than any poll's countdown (max_delay) plus the poll itself.
     broker_transport_options={"visibility_timeout": 3600},
 )
-install(app)  # registers waitable.poll, waitable.done and the sweep for lost messages
+# Registers waitable.poll, waitable.done and the sweep for lost messages; names in
+# messages are imported only from these packages (a forged message cannot make the
+# worker import other modules or call other functions).
+install(app, import_from=("demo_waiters", "celery_worker"))
 
 
 def thing_client() -> Any:

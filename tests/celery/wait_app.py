@@ -23,22 +23,29 @@ from waitable.celery import DONE_TASK, install
 URL = os.environ["WAIT_TEST_REDIS_URL"]
 VISIBILITY_TIMEOUT = 3
 
-app = Celery("wait_app", broker=URL)
-app.conf.update(
-    task_acks_late=True,
-    task_reject_on_worker_lost=True,
-    worker_prefetch_multiplier=1,
-    broker_connection_retry_on_startup=True,
-    broker_transport_options={
+#: The Celery settings of the test apps (`trusted_app` shares them).
+SETTINGS: dict[str, Any] = {
+    "task_acks_late": True,
+    "task_reject_on_worker_lost": True,
+    "worker_prefetch_multiplier": 1,
+    "broker_connection_retry_on_startup": True,
+    "broker_transport_options": {
         "visibility_timeout": VISIBILITY_TIMEOUT,
         "unacked_restore_interval": 1,
         "unacked_restore_throttle": 1,
     },
-    worker_hijack_root_logger=False,
+    "worker_hijack_root_logger": False,
+}
+#: `install`'s settings for the test apps.
+INSTALL: dict[str, Any] = {"lease": 2.0, "keep": 600.0, "sweep_every": 1.0}
+
+app = Celery("wait_app", broker=URL)
+app.conf.update(
+    SETTINGS,
     # No worker consumes "routed" until a test starts one (see the lost message test).
     task_routes={"wait_app.routed_outcome": {"queue": "routed"}},
 )
-install(app, lease=2.0, keep=600.0, sweep_every=1.0)
+install(app, **INSTALL)
 
 _records = redis.Redis.from_url(URL)
 

@@ -3,6 +3,11 @@
 A name is `"module:attribute"` (importable in the worker) or one registered
 with `register_waiter` / `register_client_factory` in the module that defines
 the Celery app. A client factory is a zero-argument callable returning the client.
+
+The names come from messages and Redis records, which anyone who can write to
+the broker or that Redis can forge: `install(app, import_from=(...))` limits the
+modules a name may be imported from (`Trusted`), so that such a message cannot
+import any module on the worker's path nor call any zero-argument function in it.
 """
 
 from __future__ import annotations
@@ -11,11 +16,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import WaiterConfigurationError
-from ..import_names import ImportNameError, import_object
+from ..import_names import ImportNameError, import_object, name_problem
 from ..waiter import AsyncWaiter, Waiter
 
 __all__ = [
     "ClientFactory",
+    "Trusted",
     "WaiterClass",
     "register_client_factory",
     "register_waiter",
@@ -25,6 +31,9 @@ __all__ = [
 
 WaiterClass = type[Waiter[Any, Any]] | type[AsyncWaiter[Any, Any]]
 ClientFactory = Callable[[], Any]
+
+Trusted = tuple[str, ...] | None
+"""The packages names may be imported from (each with its submodules); None: any."""
 
 _WAITERS: dict[str, WaiterClass] = {}
 _FACTORIES: dict[str, ClientFactory] = {}
@@ -48,32 +57,36 @@ def register_client_factory(name: str, factory: ClientFactory) -> None:
     _FACTORIES[name] = factory
 
 
-def resolve_waiter(name: str) -> WaiterClass:
-    """The waiter class registered as `name`, or imported from `"module:Class"`."""
+def resolve_waiter(name: str, trusted: Trusted = None) -> WaiterClass:
+    """The waiter class registered as `name`, or imported from `"module:Class"`
+    (of a `trusted` package)."""
     _check_name(name, "waiter")
     waiter = _WAITERS.get(name)
     if waiter is None:
-        waiter = _import(name, "waiter", "register_waiter")
+        waiter = _import(name, "waiter", "register_waiter", trusted)
         _check_waiter(name, waiter)
     return waiter
 
 
-def unpolled_waiter(name: str) -> Waiter[Any, Any] | AsyncWaiter[Any, Any]:
+def unpolled_waiter(
+    name: str, trusted: Trusted = None
+) -> Waiter[Any, Any] | AsyncWaiter[Any, Any]:
     """The waiter `name` with a stand-in client, for the work that makes no
     request: starting a wait (`start_wait`) and ending a cancelled one."""
-    return resolve_waiter(name)(_no_request)
+    return resolve_waiter(name, trusted)(_no_request)
 
 
 def _no_request(input: Any) -> Any:
     raise AssertionError("starting or cancelling a wait makes no request")
 
 
-def resolve_client_factory(name: str) -> ClientFactory:
-    """The client factory registered as `name`, or imported from `"module:function"`."""
+def resolve_client_factory(name: str, trusted: Trusted = None) -> ClientFactory:
+    """The client factory registered as `name`, or imported from `"module:function"`
+    (of a `trusted` package)."""
     _check_name(name, "client factory")
     factory = _FACTORIES.get(name)
     if factory is None:
-        factory = _import(name, "client factory", "register_client_factory")
+        factory = _import(name, "client factory", "register_client_factory", trusted)
         if not callable(factory):
             raise WaiterConfigurationError(
                 f"client factory {name!r} is a {type(factory).__name__}, not a "
@@ -82,15 +95,18 @@ def resolve_client_factory(name: str) -> ClientFactory:
     return factory
 
 
-def unknown_here(waiter: str, client: str) -> list[str]:
+def unknown_here(waiter: str, client: str, trusted: Trusted = None) -> list[str]:
     """The names among `waiter` and `client` that this process neither has
     registered nor can import (no such module or attribute here, or not a
     `module:Name` path): during a rolling deploy, the names of a newer release,
     which a worker of the older one does not know (`start_wait` resolved them in
-    the producer). A module that raises as it is imported is not among them."""
+    the producer). A module that raises as it is imported is not among them, nor
+    a name outside the `trusted` packages (never imported: resolving it refuses it)."""
     found = []
     for name, registry in ((waiter, _WAITERS), (client, _FACTORIES)):
         if not isinstance(name, str) or name in registry:
+            continue
+        if not is_trusted(name, trusted):
             continue
         try:
             import_object(name)
@@ -120,9 +136,18 @@ def _check_waiter(name: str, waiter: Any) -> None:
         )
 
 
-def _import(name: str, what: str, register: str) -> Any:
+def is_trusted(name: str, trusted: Trusted) -> bool:
+    """Whether `name`'s module is one of the `trusted` packages or inside one."""
+    if trusted is None:
+        return True
+    module = name.partition(":")[0]
+    return any(module == root or module.startswith(f"{root}.") for root in trusted)
+
+
+def _import(name: str, what: str, register: str, trusted: Trusted = None) -> Any:
     """The object `name` ("package.module:Name") names; a `WaiterConfigurationError`
-    saying what a name must look like when it is not one, or why it does not import."""
+    saying what a name must look like when it is not one, why it does not import,
+    or that its module is outside the `trusted` packages (then never imported)."""
     if name.partition(":")[0] == "__main__":
         # It imports in the process that started the wait, but a worker's
         # `__main__` is Celery's: the wait would fail there on its first poll.
@@ -131,6 +156,14 @@ def _import(name: str, what: str, register: str) -> Any:
             "a Celery worker cannot import; move it to a module the workers import "
             f"and name that, or call waitable.celery.{register}() in the module "
             "that defines the Celery app"
+        )
+    well_formed = name_problem(name, with_object=True) is None
+    if well_formed and not is_trusted(name, trusted):
+        raise WaiterConfigurationError(
+            f"{what} {name!r} is outside the packages this app imports names from "
+            f"(install(app, import_from={trusted!r})), so it is not imported: add "
+            f"its package to import_from, or call waitable.celery.{register}() in "
+            "the module that defines the Celery app"
         )
     try:
         return import_object(name)

@@ -68,8 +68,8 @@ def start_wait(
     tasks = installed_for(
         app, "start_wait(app, ...), so the worker has the poll task too"
     )
-    resolve_client_factory(client)
-    unpolled = unpolled_waiter(waiter)
+    resolve_client_factory(client, tasks.import_from)
+    unpolled = unpolled_waiter(waiter, tasks.import_from)
     saved = unpolled.start(
         input,
         max_wait_time=max_wait_time,

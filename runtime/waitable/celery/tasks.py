@@ -19,11 +19,13 @@ import os
 import threading
 import time
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ..actions import START_TOLERANCE
 from ..errors import WaiterConfigurationError, WaiterError
+from ..import_names import name_problem
 from ..steps import PollStep, SavedWait
 from ..waiter import AsyncWaiter, Waiter
 from . import loop
@@ -37,6 +39,7 @@ from .delivery import (
 from .guard import REDIS_OUTAGES, WaitGuard, backoff, retry_redis
 from .lease import holding
 from .names import (
+    Trusted,
     resolve_client_factory,
     resolve_waiter,
     unknown_here,
@@ -64,6 +67,8 @@ class WaitTasks:
     it ended. A poll (or a
     `waitable.done`) that has not begun `recover_after` seconds after it was due
     is published again by the sweep each worker runs every `sweep_every` seconds.
+    `import_from`: the packages waiter and client names may be imported from
+    (None: any; see `waitable.celery.names`).
     """
 
     app: Any
@@ -73,6 +78,7 @@ class WaitTasks:
     key_prefix: str
     recover_after: float = 3600.0
     sweep_every: float = 10.0
+    import_from: Trusted = None
     task: Any = None
     done_task: Any = None
     _guard: WaitGuard | None = None
@@ -99,6 +105,7 @@ def install(
     key_prefix: str = "waitable:",
     recover_after: float | None = None,
     sweep_every: float = 10.0,
+    import_from: Iterable[str] | None = None,
 ) -> WaitTasks:
     """Register the poll and `waitable.done` tasks on the Celery `app`, and the worker's sweep.
 
@@ -108,11 +115,19 @@ def install(
 
     `redis_url` is where the per-wait records live; by default the app's broker
     when that is Redis. `recover_after` defaults to the broker's visibility
-    timeout. Call this where the app is defined.
+    timeout. `import_from` (package names, e.g. `("myapp", "s3_waiters")`) limits
+    the modules that waiter and client names in messages are imported from, each
+    package with its submodules (registered names are always known): a message
+    forged by someone who can write to the broker or the records' Redis then
+    cannot import other modules nor call other functions. Call this where the app
+    is defined.
     """
+    trusted = _trusted_packages(import_from)
     existing = installed(app)
     if existing is not None:
-        _same_install(existing, redis_url, lease, keep, key_prefix, recover_after)
+        _same_install(
+            existing, redis_url, lease, keep, key_prefix, recover_after, trusted
+        )
         return existing
     url = redis_url or _redis_broker(app)
     if url is None:
@@ -144,7 +159,14 @@ def install(
             "smaller lease= or raise broker_transport_options['visibility_timeout']"
         )
     tasks = WaitTasks(
-        app, url, float(lease), float(keep), key_prefix, float(recover), sweep_every
+        app,
+        url,
+        float(lease),
+        float(keep),
+        key_prefix,
+        float(recover),
+        sweep_every,
+        trusted,
     )
 
     def poll(
@@ -209,6 +231,7 @@ def _same_install(
     keep: float,
     key_prefix: str,
     recover_after: float | None,
+    import_from: Trusted,
 ) -> None:
     """Warn when a second `install` of one app asks other settings than the first,
     which stays in force (`install` is idempotent): ignored without a word, the
@@ -219,6 +242,8 @@ def _same_install(
         asked["redis_url"] = redis_url
     if recover_after is not None:
         asked["recover_after"] = recover_after
+    if import_from is not None:
+        asked["import_from"] = import_from
     differ = {k: v for k, v in asked.items() if getattr(tasks, k) != v}
     if differ:
         logger.warning(
@@ -228,6 +253,34 @@ def _same_install(
             ", ".join(f"{k}={getattr(tasks, k)!r}" for k in differ),
             ", ".join(f"{k}={v!r}" for k, v in differ.items()),
         )
+
+
+def _trusted_packages(import_from: Iterable[str] | None) -> Trusted:
+    """`install`'s `import_from` as a tuple of package names, each checked: a
+    dotted module path (`myapp`, `myapp.waiters`). A single text is refused (it
+    would be read letter by letter); none at all (`()`) leaves only the
+    registered names."""
+    if import_from is None:
+        return None
+    if isinstance(import_from, (str, bytes)):
+        raise WaiterConfigurationError(
+            f"waitable.celery.install: import_from takes package names, got the text "
+            f"{import_from!r}; pass a tuple: import_from=({import_from!r},)"
+        )
+    packages = tuple(import_from)
+    for package in packages:
+        problem = (
+            name_problem(package, with_object=False)
+            if isinstance(package, str)
+            else f"a {type(package).__name__}, not text"
+        )
+        if problem is not None:
+            raise WaiterConfigurationError(
+                f"waitable.celery.install: import_from entry {package!r} is not a "
+                f"package name ({problem}); pass names such as 'myapp' or "
+                "'myapp.waiters'"
+            )
+    return packages
 
 
 def _positive_seconds(value: object) -> bool:
@@ -461,14 +514,14 @@ def _poll(
                 "changed after waitable wrote it: start the wait again"
             )
         if decision.verdict == "cancel":  # `cancel_wait`: end it, polling nothing
-            raise unpolled_waiter(waiter).cancel_saved(saved)
+            raise unpolled_waiter(waiter, tasks.import_from).cancel_saved(saved)
         renew = functools.partial(guard.renew_poll, wait_id, token, tasks.lease)
         what = f"wait {wait_id}: poll {seq}"
         # Renewed while the call may run: the final poll, made at the deadline,
         # may take up to min_delay (then the driver cuts it off).
         until = saved.deadline + saved.min_delay + START_TOLERANCE
         with holding(renew, tasks.lease, what, until=until):
-            step = _poll_once(waiter, client, saved)
+            step = _poll_once(waiter, client, saved, tasks.import_from)
     except Exception as error:  # the wait ends; on_done hears why, as data
         outcome = error_outcome(wait_id, waiter, saved, error)
         failure = error
@@ -505,7 +558,7 @@ def _put_back(
     poll retried while Redis is away, the last at the deadline: the poll made
     then, past the deadline, ends the wait saying what did not import."""
     wait_id, seq, waiter, client, state, _, _ = args
-    unknown = unknown_here(waiter, client)
+    unknown = unknown_here(waiter, client, tasks.import_from)
     left = saved.deadline - time.time()
     if not unknown or left <= 0:
         return False
@@ -808,27 +861,35 @@ def _saved(state: Any) -> tuple[SavedWait | None, str]:
     return saved, ""
 
 
-def _poll_once(waiter: str, client: str, saved: SavedWait) -> PollStep[Any]:
-    """`poll_once` on this process's waiter for (waiter, client): sync, or on the loop."""
-    instance = _waiter(waiter, client)
+def _poll_once(
+    waiter: str, client: str, saved: SavedWait, trusted: Trusted
+) -> PollStep[Any]:
+    """`poll_once` on this process's waiter for (waiter, client), its names imported
+    only from the `trusted` packages: sync, or on the loop."""
+    instance = _waiter(waiter, client, trusted)
     if isinstance(instance, AsyncWaiter):
         step: PollStep[Any] = loop.run(instance.poll_once(saved))
         return step
     return instance.poll_once(saved)
 
 
-_waiters: dict[tuple[str, str, int], Waiter[Any, Any] | AsyncWaiter[Any, Any]] = {}
+_waiters: dict[
+    tuple[str, str, Trusted, int], Waiter[Any, Any] | AsyncWaiter[Any, Any]
+] = {}
 _waiters_lock = threading.Lock()
 
 
-def _waiter(waiter: str, client: str) -> Waiter[Any, Any] | AsyncWaiter[Any, Any]:
-    """One waiter object per (waiter, client factory) per process, its client made once."""
-    key = (waiter, client, os.getpid())
+def _waiter(
+    waiter: str, client: str, trusted: Trusted
+) -> Waiter[Any, Any] | AsyncWaiter[Any, Any]:
+    """One waiter object per (waiter, client factory, trusted packages) per process,
+    its client made once."""
+    key = (waiter, client, trusted, os.getpid())
     with _waiters_lock:
         found = _waiters.get(key)
         if found is None:
-            cls = resolve_waiter(waiter)
-            factory = resolve_client_factory(client)
+            cls = resolve_waiter(waiter, trusted)
+            factory = resolve_client_factory(client, trusted)
             if issubclass(cls, AsyncWaiter):
                 found = cls(loop.run(_async_client(factory)))
             else:
