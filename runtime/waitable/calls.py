@@ -35,7 +35,7 @@ from .error_codes import error_code
 from .errors import WaiterConfigurationError, WaiterEvaluationError
 from .matching import Verdict
 from .results import Retry
-from .seconds import MAX_SECONDS, is_plain_delay
+from .seconds import MAX_SECONDS, describe_value, is_plain_delay
 
 if TYPE_CHECKING:
     from .flow import WaitPlan, WaitState
@@ -52,6 +52,7 @@ __all__ = [
     "arrived_late",
     "make_call",
     "poll_for",
+    "retry_reason",
     "poll_timeout",
 ]
 
@@ -198,7 +199,7 @@ def make_call(
             if verdict is not None or broken is not None:
                 _resolve(token, finished + shift, success=True)
                 return call
-            reason = getattr(retrying.policy.evaluate(outcome), "reason", None)
+            reason = retry_reason(plan, retrying.policy, outcome)
             tries = len(retries) + 1
             stopped = None
             delay = 0.0
@@ -239,6 +240,44 @@ def make_call(
             call.retry_stopped = "cancelled"
             stop.call = call
         raise
+
+
+def retry_reason(plan: WaitPlan, policy: RetryPolicyLike, outcome: Any) -> Any:
+    """The `RetryErrorType` of the `RetryError` that `policy` answers for `outcome`,
+    or None when it answers `TerminateAndSucceed` or `TerminateAndFail`.
+
+    Any other answer is refused with a `WaiterConfigurationError` naming it: read
+    as "no retry", a hook that answered True or None (meaning "retry", or
+    forgetting to return) ended the call with an error saying the policy called
+    it final, and a `RetryError` of an unknown reason raised a bare `ValueError`
+    from the token bucket.
+    """
+    from .retry.directives import (  # the retry package imports the engine
+        RetryError,
+        RetryErrorType,
+        TerminateAndFail,
+        TerminateAndSucceed,
+    )
+
+    directive = policy.evaluate(outcome)
+    if isinstance(directive, (TerminateAndSucceed, TerminateAndFail)):
+        return None
+    if isinstance(directive, RetryError):
+        reason = directive.reason
+        if isinstance(reason, RetryErrorType):
+            return reason
+        try:
+            return RetryErrorType(reason)
+        except ValueError:
+            pass
+    kinds = ", ".join(f"RetryErrorType.{kind.name}" for kind in RetryErrorType)
+    raise WaiterConfigurationError(
+        f"waiter {plan.definition.name}: the retry policy {describe_value(policy)} "
+        f"answered {describe_value(directive)} for {describe_value(outcome)}; a "
+        "policy (its evaluate_other_exceptions or other= hook included) must "
+        "answer TerminateAndSucceed(), TerminateAndFail() or RetryError(reason) "
+        f"with a reason of {kinds}"
+    )
 
 
 def poll_for(plan: WaitPlan, state: WaitState, started: float) -> Poll | None:

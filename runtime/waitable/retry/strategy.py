@@ -378,6 +378,10 @@ class _EvaluatedOnce:
             self.outcome = outcome
         return self.directive
 
+    def __repr__(self) -> str:
+        """The user's policy, as errors about its answers name it."""
+        return repr(self.policy)
+
 
 _RETRY_DEFINITION = WaiterDefinition(
     name="retry",
