@@ -32,7 +32,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Generic, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, cast
 
 from .backoff import RetryContext
 from .clock import CancelEvent, Clock, SystemClock
@@ -72,6 +72,18 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar as DefaultedTypeVar
+
+    #: What a `Poller`'s check carries in `Ready(value)`. Nothing the poller is
+    #: given names it, so a type checker defaults it to `Any`: else
+    #: `poller = Poller(check)`, as the README writes it, fails `mypy --strict`
+    #: with "Need type annotation". (Type checkers know typing_extensions; at run
+    #: time, where Python 3.11's TypeVar has no default, a plain TypeVar serves.)
+    ValueT = DefaultedTypeVar("ValueT", default=Any)
+else:
+    ValueT = TypeVar("ValueT")
 
 #: With `timeout=`, a delay that would leave less than this (seconds) before the
 #: deadline is stretched to it: the last check is made at the deadline.
@@ -181,7 +193,7 @@ def _value(output: Any) -> Any:
     return output.value if isinstance(output, (Ready, NotReady)) else None
 
 
-class Poller(Generic[T]):
+class Poller(Generic[ValueT]):
     """One polling session over `check` (seed 002's poller); see the module docstring.
 
     `delay`: seconds, or a function of the `PollerState` after a failed attempt.
