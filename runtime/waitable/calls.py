@@ -154,9 +154,10 @@ def make_call(
     if retrying is not None:
         limit = min(limit, first + retrying.max_time)
         if retrying.bucket is not None:
-            token = _first_token_now(retrying.bucket, first + shift)
-            if token is None or getattr(token, "wait", 0.0) > 0:
-                token = yield from _first_token(retrying.bucket, now, limit, shift)
+            bucket = retrying.bucket
+            token = _first_token_now(bucket, first + shift)
+            if token is None or _token_wait(plan, bucket, token) > 0:
+                token = yield from _first_token(plan, bucket, now, limit, shift)
     # Seed 001: the first try is always made; without its token, no retries.
     tokenless = retrying is not None and retrying.bucket is not None and token is None
     retries: list[Retry] = []
@@ -168,7 +169,9 @@ def make_call(
             by = state.deadline + START_TOLERANCE if call is None else limit
             took = True
             if plan.rate_limit is not None:
-                took = yield from _take_rate_token(plan.rate_limit, by, now, shift)
+                took = yield from _take_rate_token(
+                    plan, plan.rate_limit, by, now, shift
+                )
             started = now()
             poll = poll_for(plan, state, started) if took else None
             if call is not None and (poll is None or started > by + START_TOLERANCE):
@@ -224,7 +227,7 @@ def make_call(
             if delay > 0:
                 yield Sleep(delay)
             if token is not None:
-                stopped = yield from _pay_retry(token, reason, now, limit, shift)
+                stopped = yield from _pay_retry(plan, token, reason, now, limit, shift)
                 if stopped is not None:
                     retries.pop()
                     call.retry_stopped = stopped
@@ -373,7 +376,11 @@ def _wall_shift(plan: WaitPlan, reading: float) -> float:
 
 
 def _first_token(
-    bucket: TokenBucketLike, now: Callable[[], float], limit: float, shift: float
+    plan: WaitPlan,
+    bucket: TokenBucketLike,
+    now: Callable[[], float],
+    limit: float,
+    shift: float,
 ) -> Generator[Action, Outcome | None, Any]:
     """The token for a call's first try, sleeping while the bucket asks to wait."""
     while True:
@@ -382,8 +389,8 @@ def _first_token(
         except NoRetryCapacity as short:
             logger.debug("first try made without a retry token: %s", short)
             return None  # the first try is always made (seed 001); no retries then
-        wait = getattr(token, "wait", 0.0)
-        if not wait:
+        wait = _token_wait(plan, bucket, token)
+        if wait <= 0:
             return token
         if now() + wait > limit:
             return None
@@ -391,7 +398,12 @@ def _first_token(
 
 
 def _pay_retry(
-    token: Any, reason: Any, now: Callable[[], float], limit: float, shift: float
+    plan: WaitPlan,
+    token: Any,
+    reason: Any,
+    now: Callable[[], float],
+    limit: float,
+    shift: float,
 ) -> Generator[Action, Outcome | None, str | None]:
     """Pay a retry's cost, sleeping for capacity; why it could not be paid, or None.
 
@@ -400,11 +412,13 @@ def _pay_retry(
     """
     while True:
         try:
-            wait = float(token.schedule_retry(reason, now() + shift))
+            wait = token.schedule_retry(reason, now() + shift)
         except NoRetryCapacity as short:  # the circuit breaker: fail fast
             logger.debug("retry not made: %s", short)
             token.notify_failure(now() + shift)
             return "capacity"
+        if type(wait) is not float or wait != wait:
+            wait = _seconds_answer(plan, token, "schedule_retry", wait)
         if wait <= 0:
             return None
         if now() + wait > limit:
@@ -413,13 +427,50 @@ def _pay_retry(
         yield Sleep(wait)
 
 
+def _seconds_answer(plan: WaitPlan, source: object, method: str, answer: Any) -> float:
+    """`answer`, the seconds to wait that `source.method()` gave (a rate limiter's
+    `try_acquire`, a retry token's `schedule_retry` or `wait`), as a float.
+
+    Any number but NaN is taken (0 or less: go now; a huge one: never in time).
+    Anything else, from a limiter or bucket of the user's own, is a
+    `WaiterConfigurationError` naming it: it was a `TypeError` from a comparison
+    inside the engine, or a NaN sleep that the clock refused.
+    """
+    if isinstance(answer, (int, float)) and not isinstance(answer, bool):
+        try:
+            seconds = float(answer)
+        except OverflowError:  # an int too large for a float
+            seconds = math.inf if answer > 0 else -math.inf
+        if seconds == seconds:
+            return seconds
+    raise WaiterConfigurationError(
+        f"waiter {plan.definition.name}: {describe_value(source)}.{method} answered "
+        f"{describe_value(answer)}; a rate limiter or retry token bucket answers "
+        "the seconds to wait as a number (0 or less: go now), as "
+        "waitable.RateLimiter and StandardRetryTokenBucket do"
+    )
+
+
+def _token_wait(plan: WaitPlan, bucket: TokenBucketLike, token: Any) -> float:
+    """The seconds a first try's `token` asks to wait before it holds anything
+    (its `wait`; 0.0 for a token without one), checked by `_seconds_answer`."""
+    wait = getattr(token, "wait", 0.0)
+    if type(wait) is float and wait == wait:
+        return wait
+    return _seconds_answer(plan, bucket, "acquire_token(now).wait", wait)
+
+
 #: Below this, a rate limiter's wait is the rounding of a wall-clock time (floats
 #: near an epoch time are 1e-7 s apart), not time: the token is taken at once.
 _ROUNDING = 1e-6
 
 
 def _take_rate_token(
-    limiter: RateLimit, by: float, now: Callable[[], float], shift: float
+    plan: WaitPlan,
+    limiter: RateLimit,
+    by: float,
+    now: Callable[[], float],
+    shift: float,
 ) -> Generator[Action, Outcome | None, bool]:
     """Sleep until the shared rate limiter lets this call go; False at once when
     its next token comes only after clock time `by` (tokens come at refills, so
@@ -428,8 +479,12 @@ def _take_rate_token(
         at = now()
         wall = at + shift
         wait = limiter.try_acquire(wall)
+        if type(wait) is not float or wait != wait:
+            wait = _seconds_answer(plan, limiter, "try_acquire", wait)
         if 0 < wait <= _ROUNDING:  # due now, but for the rounding of `wall`
             wait = limiter.try_acquire(wall + wait)
+            if type(wait) is not float or wait != wait:
+                wait = _seconds_answer(plan, limiter, "try_acquire", wait)
         if wait <= 0:
             return True
         if at + wait > by:
