@@ -32,7 +32,7 @@ from .actions import (
 )
 from .backoff import Backoff, RetryContext
 from .error_codes import error_code
-from .errors import WaiterConfigurationError, WaiterEvaluationError
+from .errors import WaiterConfigurationError, WaiterEvaluationError, service_text
 from .matching import Verdict
 from .results import Retry
 from .seconds import MAX_SECONDS, describe_value, is_plain_delay
@@ -176,7 +176,7 @@ def make_call(
             poll = poll_for(plan, state, started) if took else None
             if call is not None and (poll is None or started > by + START_TOLERANCE):
                 # The retry scheduled is not made: the call ends with its last try.
-                retries.pop()
+                _not_made(plan, state, retries.pop(), "max_time")
                 _resolve(token, started + shift, success=False)
                 call.retry_stopped = "max_time"
                 return call
@@ -220,16 +220,20 @@ def make_call(
             if reason is None or stopped is not None:
                 _resolve(token, finished + shift, success=False)
                 call.retry_stopped = stopped
+                if stopped is not None and logger.isEnabledFor(logging.DEBUG):
+                    _log_retry(plan, state, tries, code, reason, None, stopped)
                 return call
             retries.append(
                 Retry(tries, code, str(getattr(reason, "value", reason)), delay)
             )
+            if logger.isEnabledFor(logging.DEBUG):
+                _log_retry(plan, state, tries, code, reason, delay, None)
             if delay > 0:
                 yield Sleep(delay)
             if token is not None:
                 stopped = yield from _pay_retry(plan, token, reason, now, limit, shift)
                 if stopped is not None:
-                    retries.pop()
+                    _not_made(plan, state, retries.pop(), stopped)
                     call.retry_stopped = stopped
                     return call
     except BaseException as stop:
@@ -331,6 +335,54 @@ def arrived_late(outcome: Any, started: float, finished: float, timeout: float) 
     if isinstance(outcome, (CutOff, Late)):
         return True
     raise TypeError(f"a driver sent {outcome!r} in answer to Poll; send an Outcome")
+
+
+def _log_retry(
+    plan: WaitPlan,
+    state: WaitState,
+    tries: int,
+    code: str | None,
+    reason: Any,
+    delay: float | None,
+    stopped: str | None,
+) -> None:
+    """Log at DEBUG, as it happens, that try `tries` of a poll's call is retried
+    after `delay` seconds, or why the retry its policy asked for is not made
+    (`stopped`): the poll's own line comes only once its call has ended."""
+    seen = (
+        "returned an output the retry policy retries"
+        if code is None
+        else f"raised {service_text(code)}"
+    )
+    then = (
+        f"retry {tries + 1} after a {delay:.3f}s backoff"
+        if stopped is None
+        else f"not retried ({stopped})"
+    )
+    logger.debug(
+        "waiter %s attempt %d: try %d %s (%s); %s",
+        plan.definition.name,
+        state.attempts + 1,
+        tries,
+        seen,
+        getattr(reason, "value", reason),
+        then,
+    )
+
+
+def _not_made(plan: WaitPlan, state: WaitState, dropped: Retry, stopped: str) -> None:
+    """Log at DEBUG that the retry `dropped`, scheduled (and logged) after its
+    backoff, was not made after all, and why (`stopped`)."""
+    if logger.isEnabledFor(logging.DEBUG):
+        _log_retry(
+            plan,
+            state,
+            dropped.number,
+            dropped.error_type,
+            dropped.reason,
+            None,
+            stopped,
+        )
 
 
 def _resolve(token: Any, now: float, *, success: bool) -> None:
