@@ -27,6 +27,7 @@ __all__ = [
     "makes_strategies",
     "WaitOptions",
     "resolve_options",
+    "seconds_option",
     "validate_backoff",
     "validate_max_attempts",
     "validate_seconds",
@@ -49,11 +50,17 @@ def validate_seconds(waiter_name: str, option_name: str, value: object) -> float
 
     An `int` comes back as an `int`, anything else as a `float`.
     """
+    return seconds_option(f"waiter {waiter_name}", option_name, value)
+
+
+def seconds_option(owner: str, option_name: str, value: object) -> float:
+    """`validate_seconds` for any `owner` the error names ("poller check",
+    "receive_next"), not only a waiter."""
     try:
         return parse_seconds(value)
     except SecondsError as exc:
         raise WaiterConfigurationError(
-            f"waiter {waiter_name}: {option_name} {exc}; "
+            f"{owner}: {option_name} {exc}; "
             f"pass e.g. {option_name}=300 for five minutes"
         ) from None
 

@@ -52,9 +52,9 @@ from .history import History
 from .matching import Verdict
 from .options import (
     WaitOptions,
+    attempts_cap,
     exception_types,
-    validate_max_attempts,
-    validate_seconds,
+    seconds_option,
 )
 from .results import Attempt, WaiterResult
 from .seconds import MAX_SECONDS, describe_value
@@ -223,14 +223,16 @@ class Poller(Generic[ValueT]):
         self.check = check
         self.delay = _delay_rule(self.name, delay)
         self.timeout = (
-            None if timeout is None else validate_seconds(self.name, "timeout", timeout)
+            None
+            if timeout is None
+            else seconds_option(f"poller {self.name}", "timeout", timeout)
         )
         cap: int | None = None
         stop: Callable[[WaitState], bool] | None = None
         if callable(max_attempts):
             stop = self._stop_rule(max_attempts)
         else:
-            cap = validate_max_attempts(self.name, max_attempts)
+            cap = attempts_cap(f"poller {self.name}", max_attempts)
         self.retry_on = exception_types(f"poller {self.name}", retry_on)
         self.clock: Clock = SystemClock() if clock is None else clock
         self._definition = WaiterDefinition(
@@ -583,6 +585,6 @@ def _delay_rule(name: str, delay: DelayRule) -> DelayRule:
     if not 0 <= delay <= MAX_SECONDS:  # NaN fails both comparisons
         raise WaiterConfigurationError(
             f"poller {name}: delay must be a finite number of seconds from 0 to "
-            f"{MAX_SECONDS} (100 years), got {delay!r}"
+            f"{MAX_SECONDS} (100 years), got {describe_value(delay)}"
         )
     return delay

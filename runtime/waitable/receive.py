@@ -17,7 +17,7 @@ from .clock import Clock, SystemClock
 from .drivers import poll_with_cutoff
 from .errors import WaiterConfigurationError
 from .actions import CutOff, Late, Raised, Returned
-from .options import validate_seconds
+from .options import seconds_option
 
 __all__ = ["DEFAULT_RECEIVE_TIMEOUT", "ReceiveTimeoutError", "receive_next"]
 
@@ -55,7 +55,7 @@ async def receive_next(
     limit = (
         math.inf
         if timeout is None
-        else validate_seconds("receive_next", "timeout", timeout)
+        else seconds_option("receive_next", "timeout", timeout)
     )
     clock = SystemClock() if clock is None else clock
     deadline = clock.now() + limit
