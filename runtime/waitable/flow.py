@@ -182,6 +182,10 @@ class WaitPlan:
     #: `delay_before_first_attempt`): the delay after poll n is retry n + 1's, so
     #: the backoff's delays are waited in order and none is drawn twice.
     delayed_start: bool = False
+    #: The front end logs how the wait ended itself (`StandardRetryStrategy.retry`,
+    #: whose errors are its own): the engine's INFO lines, in a waiter's words
+    #: (acceptors, polls), are left out. Attempts are still logged at DEBUG.
+    own_log: bool = False
     #: The wall clock (`Clock.wall`, else `time.time`) that shared token buckets
     #: and rate limiters are fed, whichever clock a wait runs on; None: the flow's.
     wall: Callable[[], float] | None = None
@@ -322,7 +326,7 @@ def flow(
     except Cancel as cancel:  # thrown in by the sync driver: its event is set
         if cancel.call is not None:  # between retries: the poll's tries are kept
             _record_cancelled(plan, state, input, cancel.call)
-        _fail(WaiterCancelledError(_result(state, plan.definition, now())))
+        _fail(plan, WaiterCancelledError(_result(state, plan.definition, now())))
 
 
 def _record_cancelled(
@@ -374,11 +378,12 @@ def _too_late(
 ) -> NoReturn:
     """End the wait as a timeout: the poll came (or would have come) too late."""
     _fail(
+        plan,
         WaiterTimeoutError(
             _result(state, plan.definition, now),
             max_wait_time=plan.options.max_wait_time,
             why=_late_reason(outcome, now - state.deadline if state.final else 0.0),
-        )
+        ),
     )
 
 
@@ -531,7 +536,8 @@ def _decide_in_general(
         _report(plan, history[-1], why, not isinstance(outcome, CutOff))
     if broken is not None:
         error = broken.with_result(_result(state, definition, finished))
-        logger.info("%s", error)
+        if not plan.own_log:
+            logger.info("%s", error)
         raise error from broken.__cause__
     if late:
         _too_late(plan, state, finished, outcome)
@@ -550,7 +556,11 @@ def _conclude(
     definition = plan.definition
     if verdict.state is AcceptorState.SUCCESS:
         result = _result(state, definition, finished, AcceptorState.SUCCESS)
-        if _LEVELS.get(_INFO) is not False and logger.isEnabledFor(_INFO):
+        if (
+            _LEVELS.get(_INFO) is not False
+            and not plan.own_log
+            and logger.isEnabledFor(_INFO)
+        ):
             logger.info(
                 "waiter %s succeeded after %d attempt(s) in %.3fs",
                 definition.name,
@@ -561,6 +571,7 @@ def _conclude(
     if verdict.state is AcceptorState.FAILURE:
         index = verdict.acceptor_index
         _fail(
+            plan,
             WaiterFailureStateError(
                 _result(state, definition, finished),
                 acceptor_index=-1 if index is None else index,
@@ -570,7 +581,7 @@ def _conclude(
                     else definition.acceptors[index].matcher.describe()
                 ),
                 reason=verdict.reason,
-            )
+            ),
         )
     return None
 
@@ -631,23 +642,25 @@ def _check_room(plan: WaitPlan, state: WaitState, now: float, remaining: float) 
     ):
         result = _result(state, plan.definition, now)
         _fail(
+            plan,
             WaiterMaxAttemptsError(
                 result,
                 max_attempts=polls if cap is None else cap,
                 max_wait_time=options.max_wait_time,
                 remaining=0.0 if state.final else max(remaining, 0.0),
                 hint=_opaque_output_hint(plan.definition, result),
-            )
+            ),
         )
     if state.final or remaining <= _EPSILON:
         result = _result(state, plan.definition, now)
         _fail(
+            plan,
             WaiterTimeoutError(
                 result,
                 max_wait_time=options.max_wait_time,
                 why="no acceptor reached success or failure by the deadline",
                 hint=_opaque_output_hint(plan.definition, result),
-            )
+            ),
         )
 
 
@@ -788,8 +801,10 @@ def _report(
             )
 
 
-def _fail(error: Exception) -> NoReturn:
-    logger.info("%s", error)
+def _fail(plan: WaitPlan, error: Exception) -> NoReturn:
+    """Log the error that ends the wait at INFO (unless `plan.own_log`), and raise it."""
+    if not plan.own_log:
+        logger.info("%s", error)
     raise error
 
 
@@ -845,7 +860,8 @@ def _fail_operation(
         advice=advice,
         unmatched=unmatched,
     )
-    logger.info("%s", error)
+    if not plan.own_log:
+        logger.info("%s", error)
     raise error from cause
 
 

@@ -21,6 +21,7 @@ context (`SmithyBackoff()`, `FixedDelay()`, ...) included.
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 from collections.abc import Awaitable, Callable
@@ -65,6 +66,8 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+logger = logging.getLogger("waitable")
 
 _SUCCESS = Verdict(AcceptorState.SUCCESS, None)
 #: AWS standard mode: the backoff before a retry never exceeds 20 seconds.
@@ -289,9 +292,10 @@ class StandardRetryStrategy:
                 flow(plan, state, self.clock.now), call, self.clock, cancel=cancel
             )
         except WaiterError as error:
-            raise _translate(error, once.last_error, cut_off=False) from (
+            raise _logged(_translate(error, once.last_error, cut_off=False)) from (
                 _cause(error, once.last_error)
             )
+        _log_success(result)
         value: T = result.output
         return value
 
@@ -311,9 +315,10 @@ class StandardRetryStrategy:
                 awaitable=awaitable_check("retry", _SYNC_BLOCK),
             )
         except WaiterError as error:
-            raise _translate(error, once.last_error, cut_off=True) from (
+            raise _logged(_translate(error, once.last_error, cut_off=True)) from (
                 _cause(error, once.last_error)
             )
+        _log_success(result)
         value: T = result.output
         return value
 
@@ -352,6 +357,7 @@ class StandardRetryStrategy:
             self.rng,
             judge=judge,
             call_retry=retrying,
+            own_log=True,
             wall=None if self.token_bucket is None else wall_reading(self.clock),
         )
         return plan, once
@@ -389,6 +395,26 @@ _RETRY_DEFINITION = WaiterDefinition(
     acceptors=(Acceptor(AcceptorState.SUCCESS, SuccessMatcher(True)),),
     documentation="A block retried by a StandardRetryStrategy.",
 )
+
+
+def _tries(result: WaiterResult[Any]) -> str:
+    """How many tries a retried block's result holds: "1 try", "3 tries"."""
+    last = result.last_attempt
+    tries = 0 if last is None else len(last.retries) + 1
+    return f"{tries} tr{'y' if tries == 1 else 'ies'}"
+
+
+def _log_success(result: WaiterResult[Any]) -> None:
+    """Log at INFO that a retried block succeeded, in the strategy's words (the
+    engine's line would speak of a waiter, its acceptors and one attempt)."""
+    if logger.isEnabledFor(logging.INFO):
+        logger.info("retry succeeded after %s in %.3fs", _tries(result), result.elapsed)
+
+
+def _logged(error: RetryStrategyError) -> RetryStrategyError:
+    """`error`, logged at INFO as the engine logs a wait's ending error."""
+    logger.info("%s", error)
+    return error
 
 
 def _cause(error: WaiterError, last_error: Exception | None) -> BaseException | None:
