@@ -11,6 +11,7 @@ number of polls. `resolve_options` raises nothing but `WaiterConfigurationError`
 
 from __future__ import annotations
 
+import inspect
 import numbers
 import operator
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ __all__ = [
     "exception_types",
     "given_backoff",
     "makes_strategies",
+    "refuse_class",
     "WaitOptions",
     "resolve_options",
     "seconds_option",
@@ -156,6 +158,22 @@ def makes_strategies(cls: type) -> bool:
     if getattr(cls, "_is_protocol", False) or issubclass(cls, type):
         return False  # `Backoff` (a Protocol) and metaclasses make no strategies
     return any("__call__" in vars(base) for base in cls.__mro__ if base is not object)
+
+
+def refuse_class(owner: str, option: str, value: object, method: str) -> None:
+    """Refuse a class given where one of its instances is meant
+    (`policy=StandardRetryPolicy`, `rate_limit=RateLimiter`): its `method` is a
+    plain function on the class, so the duck-typed check for the method passed
+    and the first call raised a bare `TypeError` about a missing argument. A
+    class whose `method` is a static or class method serves as it is."""
+    if isinstance(value, type) and inspect.isfunction(
+        inspect.getattr_static(value, method, None)
+    ):
+        name = value.__name__
+        raise WaiterConfigurationError(
+            f"{owner}: {option} must be an instance, got the class {name}; pass "
+            f"an instance of it: {name}(...)"
+        )
 
 
 def given_backoff(backoff: object) -> str:

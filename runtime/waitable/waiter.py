@@ -45,6 +45,7 @@ from .invoke import (
 from .options import (
     WaitOptions,
     exception_types,
+    refuse_class,
     resolve_options,
     validate_backoff,
 )
@@ -136,6 +137,9 @@ class _WaiterBase(Generic[InputT, OutputT]):
         self._backoff_given = given
         self.retry_on = retry_on
         self.retry: CallRetry | None = _call_retry(definition.name, retry)
+        refuse_class(
+            f"waiter {definition.name}", "rate_limit", rate_limit, "try_acquire"
+        )
         if rate_limit is not None and not callable(
             getattr(rate_limit, "try_acquire", None)
         ):
@@ -743,6 +747,7 @@ def _call_retry(waiter: str, retry: Any) -> CallRetry | None:
         return None
     if isinstance(retry, CallRetry):
         return retry
+    refuse_class(f"waiter {waiter}", "retry", retry, "call_retry")
     build = getattr(retry, "call_retry", None)
     if not callable(build):
         raise WaiterConfigurationError(

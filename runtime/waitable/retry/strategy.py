@@ -49,7 +49,7 @@ from ..errors import (
 from ..flow import CallRetry, CutOff, Raised, Returned, WaitPlan, flow, start
 from ..invoke import awaitable_check, refuse_awaitable, refuse_coroutine_function
 from ..matching import Verdict
-from ..options import WaitOptions, given_backoff, makes_strategies
+from ..options import WaitOptions, given_backoff, makes_strategies, refuse_class
 from ..results import WaiterResult
 from .directives import RetryDirective, TerminateAndSucceed
 from .policy import RetryPolicy, StandardRetryPolicy
@@ -187,6 +187,10 @@ class StandardRetryStrategy:
                 f"max_time must be a positive, finite number of seconds (or None), "
                 f"got {self.max_time!r}"
             )
+        refuse_class("StandardRetryStrategy", "policy", self.policy, "evaluate")
+        refuse_class(
+            "StandardRetryStrategy", "token_bucket", self.token_bucket, "acquire_token"
+        )
         if not callable(getattr(self.policy, "evaluate", None)):
             raise WaiterConfigurationError(
                 f"policy must be a RetryPolicy such as StandardRetryPolicy() (an object "
@@ -323,6 +327,7 @@ class StandardRetryStrategy:
         return value
 
     def _plan(self, policy: RetryPolicy[Any]) -> tuple[WaitPlan, _EvaluatedOnce]:
+        refuse_class("StandardRetryStrategy.retry", "policy", policy, "evaluate")
         if not callable(getattr(policy, "evaluate", None)):
             raise WaiterConfigurationError(
                 f"policy must be a RetryPolicy (an object with evaluate(outcome)), "
