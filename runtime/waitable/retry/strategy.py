@@ -51,6 +51,7 @@ from ..invoke import awaitable_check, refuse_awaitable, refuse_coroutine_functio
 from ..matching import Verdict
 from ..options import WaitOptions, given_backoff, makes_strategies, refuse_class
 from ..results import WaiterResult
+from ..seconds import MAX_SECONDS, describe_value
 from .directives import RetryDirective, TerminateAndSucceed
 from .policy import RetryPolicy, StandardRetryPolicy
 from .token_bucket import StandardRetryTokenBucket
@@ -218,11 +219,15 @@ class StandardRetryStrategy:
         if (
             isinstance(self.max_backoff, bool)
             or not isinstance(self.max_backoff, (int, float))
-            or not 0 <= self.max_backoff < math.inf
+            or not 0 <= self.max_backoff <= MAX_SECONDS
         ):
+            # At most MAX_SECONDS, as a waiter's max_delay: the engine refuses a
+            # longer backoff, which a larger cap let through only at the retry
+            # whose exponential first passed it, blaming the backoff strategy.
             raise WaiterConfigurationError(
-                f"max_backoff must be a finite number of seconds >= 0 (the cap of "
-                f"the retry backoff), got {self.max_backoff!r}"
+                f"max_backoff must be a number of seconds from 0 to {MAX_SECONDS} "
+                f"(100 years; the cap of the retry backoff), got "
+                f"{describe_value(self.max_backoff)}"
             )
         if self.min_backoff is not None:
             if (
