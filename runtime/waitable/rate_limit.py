@@ -257,7 +257,7 @@ class RateLimiter:
     """A rate limit shared by every waiter that holds it: `calls` per `per` seconds.
 
     One `limit_rate` bucket (refill `calls` tokens per whole `per` seconds, up to
-    `burst`, default `calls`) under a lock held only for the arithmetic, so
+    `burst`, at least and by default `calls`) under a lock held only for the arithmetic, so
     threads and asyncio tasks can share it. Over any window of W seconds it
     grants at most `burst + calls * ceil(W / per)`, and some window reaches that:
     a new or idle bucket holds `burst` tokens, which can all be spent just before
@@ -285,6 +285,16 @@ class RateLimiter:
         if self._per <= 0:
             raise ValueError(f"per must be more than 0 seconds, got {per!r}")
         self._burst = calls if burst is None else _positive_int("burst", burst)
+        if self._burst < self._calls:
+            # A bucket that holds fewer than a refill's tokens loses the rest at
+            # each refill: `burst` calls per `per` seconds, not `calls`.
+            raise ValueError(
+                f"burst={burst} is below calls={calls}: a bucket holding at most "
+                f"{burst} token(s), refilled once per {self._per:g} s, grants "
+                f"{burst} call(s) per {self._per:g} s, not {calls}; give burst >= "
+                f"calls, or RateLimiter(1, per={self._per / calls:g}) to space "
+                "calls out evenly"
+            )
         if (load is None) != (save is None):
             raise ValueError(
                 "pass both load= and save= to keep the bucket elsewhere, or neither"
