@@ -1,7 +1,8 @@
 """A retry policy's answer is one of seed 001's three directives, or a clear error.
 
 An answer that is no directive (None from a hook that forgot to return, True
-meant as "retry", a string) was read as "do not retry": the call ended with
+meant as "retry", a string, the class `TerminateAndSucceed` for an instance)
+was read as "do not retry": the call ended with
 an error saying the policy called the outcome final. A `RetryError` whose
 reason is no `RetryErrorType` raised a bare `ValueError` from the token
 bucket. Both now end the call with a `WaiterConfigurationError` naming the
@@ -23,6 +24,7 @@ from waitable.retry import (
     StandardRetryPolicy,
     StandardRetryStrategy,
     StandardRetryTokenBucket,
+    TerminateAndFail,
     TerminateAndSucceed,
 )
 from waitable.testing import VirtualClock
@@ -35,6 +37,8 @@ NOT_DIRECTIVES = st.one_of(
     st.integers(),
     st.text(max_size=10),
     st.builds(RetryError, st.one_of(st.none(), st.text(max_size=10), st.integers())),
+    # The classes, as a port of seed 001's Kotlin `object`s may return them.
+    st.sampled_from([TerminateAndSucceed, TerminateAndFail, RetryError]),
 ).filter(
     lambda answer: not (
         isinstance(answer, RetryError)
