@@ -206,8 +206,11 @@ def test_a_wall_clock_set_back_does_not_stop_the_refill() -> None:
     bucket = StandardRetryTokenBucket(capacity=100, refill_units_per_second=10)
     token = bucket.acquire_token(10_000.0)
     token.schedule_retry(TIMEOUT, 10_000.0)
+    # The bucket reads the clock where it is used (a read of `tokens` changes nothing).
+    bucket.acquire_token(6_400.0).notify_failure(6_400.0)
     assert bucket.tokens(6_400.0) == 90  # set back an hour: nothing added
     assert bucket.tokens(6_400.5) == 95  # and the refill goes on from there
+    bucket.acquire_token(6_400.5).notify_failure(6_400.5)
     assert bucket.tokens(6_400.5 - CLOCK_STEP_BACK) == 95  # a slightly older one
     assert bucket.tokens(6_401.0) == 100
 
@@ -393,3 +396,34 @@ def test_real_threads_sharing_one_bucket_lose_no_update() -> None:
         sys.setswitchinterval(previous)
     assert not errors, errors
     assert bucket.tokens(0.0) == capacity - 5 * sum(failures)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.floats(-1e6, 1e6), max_size=5),
+    st.lists(st.floats(0, 5), min_size=1, max_size=8),
+)
+def test_reading_the_bucket_on_any_clock_changes_nothing(
+    reads: list[float], steps: list[float]
+) -> None:
+    """A read (`tokens`) with a reading of another clock (a monitor's
+    `time.monotonic()` beside waiters' wall clock) restarted the refill as a clock
+    set back, and the next wall reading refilled the whole gap: the bucket stopped
+    rationing retries. The same uses give the same answers, read or not."""
+    wall = 1_700_000_000.0
+
+    def run(read: bool) -> list[float]:
+        bucket = StandardRetryTokenBucket(capacity=50, refill_units_per_second=0.5)
+        answers, now = [], wall
+        for step in steps:
+            now += step
+            if read:
+                for reading in reads:
+                    bucket.tokens(reading)
+            token = bucket.acquire_token(now)
+            answers.append(token.schedule_retry(TIMEOUT, now))
+            answers.append(bucket.tokens(now))
+            token.notify_failure(now)
+        return answers
+
+    assert run(read=True) == run(read=False)

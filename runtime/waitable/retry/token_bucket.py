@@ -1,8 +1,9 @@
 """Seed 001's retry token bucket: retries spend capacity, successes and time return it.
 
 Written I/O-free: nothing here sleeps or reads a clock. Every call takes `now`
-(clock seconds, e.g. `Clock.now()`) and answers "paid" or "wait this long"; the
-caller does the waiting. A `threading.Lock` is held only for the arithmetic, so
+(clock seconds: wall-clock ones, `Clock.wall()` or `time.time()`, as waiters and
+`StandardRetryStrategy.retry` feed a bucket, so one bucket serves them all) and
+answers "paid" or "wait this long"; the caller does the waiting. A `threading.Lock` is held only for the arithmetic, so
 one bucket is safe to share among threads and asyncio tasks.
 
 Defaults, as smithy-kotlin's `StandardRetryTokenBucketOptions.Default` (the AWS
@@ -156,11 +157,22 @@ class StandardRetryTokenBucket:
         return self._circuit_breaker
 
     def tokens(self, now: float) -> float:
-        """The units in the bucket at clock time `now` (refilled up to `now`)."""
+        """The units the bucket holds at clock time `now` (what time refilled up to
+        then), without changing it.
+
+        Read-only, so that a reading on another clock than the one the bucket
+        is fed (waiters feed it wall-clock seconds; a monitor may read it with
+        `time.monotonic()`) cannot restart its refill as a clock set back: the
+        next wall-clock reading then refilled the whole gap, emptying the bucket
+        of its rationing.
+        """
         _check_now(now)
         with self._lock:
-            self._refill(now)
-            return self._tokens
+            last = self._last
+            if last is None or now <= last:
+                return self._tokens
+            earned = (now - last) * self._rate
+            return min(float(self._capacity), self._tokens + earned)
 
     def retry_cost(self, reason: RetryErrorType) -> int:
         """What a retry for `reason` costs: Timeout and Throttling the timeout cost (smithy-kotlin)."""
