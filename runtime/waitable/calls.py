@@ -107,8 +107,9 @@ class CallRetry:
     `max_attempts` counts tries of one call (the first included); `max_time` caps
     when its retries may start (a backoff or a wait for capacity that would end past
     it stops the retries; the wait's deadline caps it too). A try already running is
-    cut off at the wait's deadline only (`StandardRetryStrategy.retry` runs with
-    `max_time` as its deadline, so there it cuts a try off too).
+    cut off at the wait's deadline only (`StandardRetryStrategy.retry_async` runs
+    with `max_time` as its deadline, so there it cuts a try off too; the sync
+    `retry` cannot interrupt a try, and judges none that ends past `max_time`).
     """
 
     policy: RetryPolicyLike
