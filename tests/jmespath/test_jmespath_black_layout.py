@@ -8,6 +8,9 @@ once came without the blank lines black puts around them (review of 2026-11-28).
 
 from __future__ import annotations
 
+import json
+import math
+
 import black
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,7 +19,7 @@ from jmespath_cases import conformance_cases
 from shared_corpora import needs_shared
 
 from waitable_codegen import render
-from waitable_codegen.jmespath import JMESPathCompileError, compile_to_source
+from waitable_codegen.jmespath import JMESPathCompileError, compile, compile_to_source
 
 NESTED = [
     "contains(sort_by(items, &@), 'ok')",
@@ -137,3 +140,30 @@ EXPRESSIONS = st.recursive(_FIELD | _LITERAL, _grow, max_leaves=30)
 @given(EXPRESSIONS)
 def test_random_paths_the_check_vouches_for_are_stable(expression: str) -> None:
     assert vouched_means_stable(expression)
+
+
+@pytest.mark.parametrize(
+    "expression",
+    ["size > `1e16`", "`[-1.5e300, 2e+20]`", "contains(`[1e100]`, size)"],
+)
+def test_a_float_with_a_positive_exponent_is_written_as_black_writes_it(
+    expression: str,
+) -> None:
+    """`repr(1e16)` is `1e+16`, and black drops the `+`: a path holding such a
+    float (any float of 1e16 or more) shipped unformatted, as the check vouched
+    for its short lines (review of 2026-11-28, s24)."""
+    source = compile_to_source(expression, "_search_thing_0")
+    assert "e+" not in source.split('"""')[-1]
+    assert render.certainly_stable(source) and in_black_layout(source)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_every_float_literal_is_in_black_layout_and_keeps_its_value(
+    number: float,
+) -> None:
+    expression = f"`{json.dumps(number)}`"
+    source = compile_to_source(expression, "_search_thing_0")
+    assert vouched_means_stable(expression)
+    assert math.copysign(1, compile(expression)(None)) == math.copysign(1, number)
+    assert compile(expression)(None) == number

@@ -56,6 +56,12 @@ def docstring(text: str) -> str:
     return '"""' + "".join(out) + '"""'
 
 
+def float_literal(value: float) -> str:
+    """The literal of a finite float as black writes it: `repr`, but for the `+`
+    of a positive exponent, which black drops (`1e+16` is written `1e16`)."""
+    return repr(value).replace("e+", "e")
+
+
 def literal(value: Any) -> str:
     """Python source that builds the JSON ``value`` (a fresh object each time)."""
     if value is None or value is True or value is False:
@@ -67,7 +73,7 @@ def literal(value: Any) -> str:
             return 'float("nan")'
         if math.isinf(value):
             return 'float("inf")' if value > 0 else '-float("inf")'
-        return repr(value)
+        return float_literal(value)
     if isinstance(value, str):
         return string_literal(value)
     if isinstance(value, list):
