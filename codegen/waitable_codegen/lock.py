@@ -193,6 +193,8 @@ def _open_lock(name: str, parent: int, path: Path) -> int:
     (another user's file: enough for `flock` elsewhere); one this process may not
     read stops the run. Raises OSError for a directory it cannot write in."""
     for _ in range(_RESTARTS):
+        if _special(name, parent):
+            raise _not_a_lock_file(path)
         try:
             return os.open(name, os.O_RDWR | _OPEN, dir_fd=parent)
         except FileNotFoundError:
@@ -230,6 +232,10 @@ def _open_for_reading(
     end = time.monotonic() + _WIDENING
     waited = False
     while True:
+        if _special(name, directory):
+            if own:
+                raise _not_a_lock_file(path)
+            return None  # no lock file: nothing to wait on
         try:
             return os.open(name, _PROBE_FLAGS, dir_fd=directory)
         except FileNotFoundError:
@@ -248,6 +254,13 @@ def _open_for_reading(
             checkpoint("waiting for a lock file to become readable")
             waited = True
         time.sleep(0.01)
+
+
+def _special(name: str | Path, directory: int | None) -> bool:
+    """True when a FIFO, a socket or a device stands at `name` (in `directory`):
+    looked at before any lock file is opened, as opening a FIFO releases a writer
+    blocked on it (and a device may act on being opened). No such file is a lock."""
+    return lstat_kind(str(name), directory) is Kind.SPECIAL
 
 
 def _not_a_lock_file(path: str | Path) -> GenerationError:
