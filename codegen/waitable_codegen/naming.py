@@ -8,7 +8,6 @@ in time linear in the length of the name.
 
 from __future__ import annotations
 
-import builtins
 import keyword
 import re
 from collections.abc import Collection
@@ -30,8 +29,40 @@ _PARTIAL_RENAMES = (
     ("s-3-resources", "s3-resources"),
 )
 
+_BUILTINS = """
+ArithmeticError AssertionError AttributeError BaseException BaseExceptionGroup
+BlockingIOError BrokenPipeError BufferError BytesWarning ChildProcessError
+ConnectionAbortedError ConnectionError ConnectionRefusedError ConnectionResetError
+DeprecationWarning EOFError Ellipsis EncodingWarning EnvironmentError Exception
+ExceptionGroup False FileExistsError FileNotFoundError FloatingPointError
+FutureWarning GeneratorExit IOError ImportError ImportWarning IndentationError
+IndexError InterruptedError IsADirectoryError KeyError KeyboardInterrupt LookupError
+MemoryError ModuleNotFoundError NameError None NotADirectoryError NotImplemented
+NotImplementedError OSError OverflowError PendingDeprecationWarning PermissionError
+ProcessLookupError RecursionError ReferenceError ResourceWarning RuntimeError
+RuntimeWarning StopAsyncIteration StopIteration SyntaxError SyntaxWarning
+SystemError SystemExit TabError TimeoutError True TypeError UnboundLocalError
+UnicodeDecodeError UnicodeEncodeError UnicodeError UnicodeTranslateError
+UnicodeWarning UserWarning ValueError Warning ZeroDivisionError __build_class__
+__debug__ __doc__ __import__ __loader__ __name__ __package__ __spec__ abs aiter all
+anext any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile
+complex copyright credits delattr dict dir divmod enumerate eval exec exit filter
+float format frozenset getattr globals hasattr hash help hex id input int isinstance
+issubclass iter len license list locals map max memoryview min next object oct open
+ord pow print property quit range repr reversed round set setattr slice sorted
+staticmethod str sum super tuple type vars zip
+""".split()
+"""Python 3.11's built-in names (`dir(builtins)` with `site` loaded), written out
+so that the names the generator picks change neither with the Python version it
+runs on (3.13 adds `PythonFinalizationError`) nor with `python -S` (no `exit`,
+`help`, ...): the same model gives the same package everywhere."""
+
+_SOFT_KEYWORDS = frozenset({"_", "case", "match"})
+"""Python 3.11's soft keywords, written out for the same reason (3.12 adds
+`type`, which stays a valid module name on every version)."""
+
 # Names a generated module uses for itself, which no model name may take.
-RESERVED_NAMES = frozenset(dir(builtins)) | frozenset(
+RESERVED_NAMES = frozenset(_BUILTINS) | frozenset(
     {"annotations", "Any", "ClassVar", "TypedDict", "NotRequired"}
 )
 
@@ -118,7 +149,7 @@ def _lower_identifier(text: str) -> Identifier:
     result = "_".join(word for word in words if word) or "unnamed"
     if result[0].isdigit():
         result = f"_{result}"
-    if keyword.iskeyword(result) or keyword.issoftkeyword(result):
+    if keyword.iskeyword(result) or result in _SOFT_KEYWORDS:
         result = f"{result}_"
     return identifier(result)
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 import builtins
 import json
 import keyword
+import os
 import re
+import subprocess
+import sys
 
 import botocore  # type: ignore[import-untyped]
 import pytest
@@ -13,6 +16,7 @@ from shared_corpora import shared_path
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from waitable_codegen import naming
 from waitable_codegen.errors import GenerationError
 from waitable_codegen.naming import (
     Identifier,
@@ -79,7 +83,7 @@ any_text = st.text(max_size=40)
 def test_snake_and_module_names_are_plain_lower_case_identifiers(text: str) -> None:
     for name in (snake_case(text), module_name(text)):
         assert is_identifier(name)
-        assert not keyword.issoftkeyword(name)
+        assert name not in ("_", "case", "match")  # 3.11's soft keywords
         assert name == name.lower()
 
 
@@ -88,8 +92,9 @@ def test_class_names_are_identifiers_that_shadow_nothing(text: str) -> None:
     name = pascal_identifier(text)
     assert is_identifier(name)
     # `builtins`, not `__builtins__`: in an imported module that is the builtins'
-    # dict, whose dir() lists dict methods (`keys` failed the test once).
-    assert name not in dir(builtins) and name not in ("Any", "TypedDict")
+    # dict, whose dir() lists dict methods (`keys` failed the test once). Python
+    # 3.11's names: a newer version's (`PythonFinalizationError`) change nothing.
+    assert name not in PY311_BUILTINS and name not in ("Any", "TypedDict")
 
 
 @pytest.mark.parametrize(
@@ -105,6 +110,47 @@ def test_service_modules_are_named_like_boto3_services(
     sdk_id: str, module: str
 ) -> None:
     assert module_name(sdk_id) == module
+
+
+PY311_BUILTINS = frozenset(naming._BUILTINS)
+
+
+@pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="the list is 3.11's")
+def test_the_written_out_builtins_are_python_3_11_s() -> None:
+    assert PY311_BUILTINS == frozenset(dir(builtins))
+    assert naming._SOFT_KEYWORDS == frozenset(keyword.softkwlist)
+
+
+def test_module_names_do_not_change_with_the_python_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Python 3.12 made `type` a soft keyword: a service whose sdkId is `Type` was
+    the module `type` on 3.11 and `type_` on 3.12 (review of 2026-11-28, s24)."""
+    monkeypatch.setattr(keyword, "softkwlist", [*keyword.softkwlist, "type"])
+    monkeypatch.setattr(
+        keyword, "issoftkeyword", frozenset(keyword.softkwlist).__contains__
+    )
+    assert module_name("Type") == "type"
+    assert module_name("Match") == "match_"
+
+
+def test_class_names_do_not_change_with_the_python_version_or_site() -> None:
+    """Names were checked against the running interpreter's `dir(builtins)`: a
+    shape `PythonFinalizationError` (a builtin from 3.13 on) or `help` (one that
+    `site` adds, missing under `python -S`) was named differently there."""
+    program = (
+        "import builtins; builtins.PythonFinalizationError = RuntimeError\n"
+        "from waitable_codegen.naming import pascal_identifier as p\n"
+        "print(p('PythonFinalizationError'), p('help'), p('str'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", program],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        check=True,
+    )
+    assert done.stdout.split() == ["PythonFinalizationError", "Help", "Str"]
 
 
 def test_names_kept_when_safe_and_changed_when_not() -> None:
