@@ -349,6 +349,11 @@ class _MountInside(OSError):
     carry it, and the old one's removal would reach into it."""
 
 
+class _AclKept(OSError):
+    """A directory of OUT_DIR has a POSIX ACL that its copy in the new package
+    cannot be given."""
+
+
 class _Unreadable(OSError):
     """A directory of OUT_DIR this user may not read, so not carry."""
 
@@ -371,6 +376,13 @@ def _write_error(exc: OSError, out_dir: Path) -> GenerationError:
             f"{out_dir / str(exc.filename)}: this directory belongs to another user or "
             "group; generate-waiters rebuilds the directories of the output directory "
             f"and cannot give this one back to its owner ({exc.strerror}): run as its "
+            "owner, or move it out of the output directory"
+        )
+    if isinstance(exc, _AclKept):
+        return GenerationError(
+            f"{out_dir / str(exc.filename)}: this directory has an access control "
+            "list; generate-waiters rebuilds the directories of the output directory "
+            f"and cannot give this one's to its copy ({exc.strerror}): run as its "
             "owner, or move it out of the output directory"
         )
     if isinstance(exc, _Unreadable):
@@ -434,6 +446,7 @@ def _build(
     modes: dict[PurePosixPath, int] = (
         {PurePosixPath(): stat.S_IMODE(mode)} if old else {}
     )
+    acls: dict[PurePosixPath, dict[str, bytes]] = {}  # the same, for their ACLs
     try:
         for relative, content in sorted(files.items()):
             folder = _directory(directories, relative.parent)
@@ -444,13 +457,16 @@ def _build(
         if old:
             source = open_directory(site.name, parent)
             try:
-                _carry(source, directories, PurePosixPath(), dropped, modes)
+                acls[PurePosixPath()] = _acls_of(source)
+                _carry(source, directories, PurePosixPath(), dropped, (modes, acls))
             finally:
                 os.close(source)
             checkpoint("carried files that are not ours")
         root = directories[PurePosixPath()]
         written.append(_write_file(root, MANIFEST_NAME, manifest.to_bytes()))
         checkpoint("staged the manifest")
+        for relative, found in acls.items():  # last: nothing made inherits them
+            _give_acls(directories[relative], found, relative)
         for relative, kept in modes.items():  # before the sync, which records them
             os.fchmod(directories[relative], kept)
         _sync_and_close(written, [*directories.values()])  # one round: together
@@ -496,11 +512,12 @@ def _carry(
     directories: dict[PurePosixPath, int],
     relative: PurePosixPath,
     dropped: set[PurePosixPath],
-    modes: dict[PurePosixPath, int],
+    kept: tuple[dict[PurePosixPath, int], dict[PurePosixPath, dict[str, bytes]]],
 ) -> None:
     """Hard-link every entry of the old directory `relative` that is not ours into
     the staging directory (links and special files as themselves, never followed);
-    each old directory's mode goes into `modes`, for its copy once it is filled."""
+    each old directory's mode and ACLs go into `kept`, for its copy once it is
+    filled."""
     target = directories[relative]
     for name, kind, size in entries(source):
         path = relative / name
@@ -535,10 +552,45 @@ def _carry(
                     _same_owner(directories[path], status, path)
                 else:
                     directories[path] = open_directory(name, target)
-            modes[path] = stat.S_IMODE(status.st_mode)
-            _carry(child, directories, path, dropped, modes)
+            kept[0][path] = stat.S_IMODE(status.st_mode)
+            kept[1][path] = _acls_of(child)
+            _carry(child, directories, path, dropped, kept)
         finally:
             os.close(child)
+
+
+#: The extended attributes holding a directory's POSIX ACLs (Linux).
+_ACLS = ("system.posix_acl_access", "system.posix_acl_default")
+#: What reading an ACL a directory does not have (or cannot have) fails with.
+_NO_ACL = frozenset({errno.ENODATA, errno.ENOTSUP, errno.EOPNOTSUPP})
+
+
+def _acls_of(directory: int) -> dict[str, bytes]:
+    """The POSIX ACLs of an old directory (its access ACL: an entry denying a
+    user, say, whom its mode alone lets in; its default ACL: what files made in
+    it inherit), by attribute name; empty where the system has none."""
+    if not hasattr(os, "getxattr"):  # no extended attributes on this system
+        return {}
+    found = {}
+    for name in _ACLS:
+        try:
+            found[name] = os.getxattr(directory, name)
+        except OSError as exc:
+            if exc.errno not in _NO_ACL:
+                raise
+    return found
+
+
+def _give_acls(copy: int, found: dict[str, bytes], relative: PurePosixPath) -> None:
+    """Give the copy of an old directory the ACLs `_acls_of` found on it. Its files
+    keep theirs, being the same inodes; the directory is made anew, and came back
+    with its mode alone (a user an ACL kept out could read it). `_AclKept` when
+    the system does not take them."""
+    for name, value in found.items():
+        try:
+            os.setxattr(copy, name, value)
+        except OSError as exc:
+            raise _AclKept(exc.errno, exc.strerror, relative.as_posix()) from None
 
 
 def _same_owner(copy: int, old: os.stat_result, relative: PurePosixPath) -> None:
