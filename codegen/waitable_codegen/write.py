@@ -38,6 +38,7 @@ from .write_manifest import (
     digest,
     parse_manifest,
 )
+from .write_shadows import shadows
 from .write_sync import batch_room, close_all, sync_all
 from .write_read import (
     Entry,
@@ -113,7 +114,8 @@ def _manifest(root: int) -> Manifest | None:
 
 def manifest_matches(out_dir: Path, manifest: Manifest) -> bool:
     """True when every file the manifest lists is in OUT_DIR, a regular file reached
-    through no symlink, with the recorded content."""
+    through no symlink, with the recorded content, and nothing there shadows one
+    (`write_shadows`)."""
     if not manifest.files:
         return False
     try:
@@ -125,7 +127,7 @@ def manifest_matches(out_dir: Path, manifest: Manifest) -> bool:
             entry = probe(root, relative)
             if not _holds(entry, relative, expected):
                 return False
-        return True
+        return not shadows(root, manifest.files)
     except OSError:
         return False
     finally:
@@ -202,7 +204,28 @@ def _compare(
             remove.append(relative)
         else:
             kept.append(relative)
+    _refuse_shadows(out_dir, root, files, remove)
     return Changes(tuple(write), tuple(remove), tuple(unchanged), tuple(kept), previous)
+
+
+def _refuse_shadows(
+    out_dir: Path,
+    root: int,
+    files: Mapping[PurePosixPath, str],
+    remove: list[PurePosixPath],
+) -> None:
+    """Raise when something in OUT_DIR (but the files the run `remove`s) would be
+    imported instead of a generated module (`write_shadows`): `--check` found
+    every file as written while `import` ran that. It is not ours, so not even
+    `force` removes it."""
+    found = shadows(root, files, frozenset(remove))
+    if found:
+        raise GenerationError(
+            f"{out_dir / found[0]}: Python would import this instead of the "
+            f"generated {found[0].stem.split('.')[0]}.py beside it (a package or an "
+            "extension module of that name comes first), and generate-waiters did "
+            "not write it; move it out of the output directory"
+        )
 
 
 def _manifest_may_go(out_dir: Path, root: int, force: bool) -> None:

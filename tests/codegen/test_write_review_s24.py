@@ -1,12 +1,14 @@
 """Writer fixes of session 24: a FIFO (or any special file) with a lock file's name,
 beside OUT_DIR or anywhere inside it, is looked at and never opened (opening it
 released a writer blocked on the FIFO, as the manifest's once did); the
-directories carried into the new package keep their POSIX ACLs."""
+directories carried into the new package keep their POSIX ACLs; what Python would
+import instead of a generated module stops the run and `--check`."""
 
 from __future__ import annotations
 
 import os
 import struct
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,7 @@ from waitable_codegen import GenerationError, generate
 from waitable_codegen import lock
 from waitable_codegen.staging import OutputSite
 
-from .helpers import SPEC_EXAMPLES
+from .helpers import SPEC_EXAMPLES, thing_shapes, write_model
 from .test_write_ownership import other_model
 
 
@@ -110,3 +112,73 @@ def test_the_acls_of_out_dir_and_its_directories_are_kept(tmp_path: Path) -> Non
     after = {path: _acls(out / path) for path in ("", "private", "private/inner")}
     assert after == before
     assert _acls(out / "waiters.py") == {}  # nothing made in the build inherits
+
+
+SHADOWS = {
+    "a package of the module's name": ("waiters", "__init__.py"),
+    "a compiled package": ("waiters", "__init__.pyc"),
+    "an extension module": (f"shapes{EXTENSION_SUFFIXES[0]}", None),
+    "a stable-ABI extension module": ("waiters.abi3.so", None),
+    "one shadowing __init__.py": (f"__init__{EXTENSION_SUFFIXES[0]}", None),
+}
+
+
+@pytest.mark.parametrize("name,inner", SHADOWS.values(), ids=SHADOWS.keys())
+def test_what_python_would_import_instead_of_a_generated_module_is_refused(
+    tmp_path: Path, name: str, inner: str | None
+) -> None:
+    """Every generated file was byte for byte as written, so `--check` said "up to
+    date" (and a rerun reused the package) while `import pkg.waiters` ran the
+    planted package. Not ours: no run removes it, `--force` included."""
+    out = tmp_path / "pkg"
+    generate(SPEC_EXAMPLES, out)
+    shadow = out / name
+    if inner is None:
+        shadow.write_text("")
+    else:
+        shadow.mkdir()
+        (shadow / inner).write_text("raise SystemExit('planted')\n")
+    for options in ({"check": True}, {}, {"force": True}):
+        with pytest.raises(GenerationError, match="Python would import this") as e:
+            generate(SPEC_EXAMPLES, out, **options)  # type: ignore[arg-type]
+        assert str(e.value).startswith(f"{shadow}: ")
+    assert shadow.exists()
+
+
+def test_a_directory_python_would_not_import_as_the_module_is_no_shadow(
+    tmp_path: Path,
+) -> None:
+    """Without an `__init__` a directory is a namespace package, which comes after
+    the module: `import pkg.waiters` still finds waiters.py."""
+    out = tmp_path / "pkg"
+    generate(SPEC_EXAMPLES, out)
+    (out / "waiters" / "data").mkdir(parents=True)
+    (out / "waiters" / "notes.txt").write_text("mine")
+    assert generate(SPEC_EXAMPLES, out, check=True).stale is False
+    assert generate(other_model(tmp_path), out).written
+    assert (out / "waiters" / "notes.txt").read_text() == "mine"
+
+
+def _service(name: str, sdk_id: str) -> dict[str, Any]:
+    return {
+        "type": "service",
+        "version": "1",
+        "operations": [{"target": "smithy.example#GetThing"}],
+        "traits": {"aws.api#service": {"sdkId": sdk_id}},
+    }
+
+
+def test_a_subpackage_an_earlier_generation_wrote_is_no_shadow(tmp_path: Path) -> None:
+    """Two services, one of them `Shapes`, made the subpackage `shapes/`; with one
+    service left the package has `shapes.py`, and the run removes `shapes/`."""
+    two = thing_shapes()
+    two["smithy.example#A"] = _service("A", "Shapes")
+    two["smithy.example#B"] = _service("B", "Other")
+    one = thing_shapes()
+    one["smithy.example#A"] = _service("A", "Shapes")
+    out = tmp_path / "pkg"
+    generate(write_model(tmp_path / "two.json", two), out)
+    assert (out / "shapes" / "__init__.py").is_file()
+    result = generate(write_model(tmp_path / "one.json", one), out)
+    assert out / "shapes" / "__init__.py" in result.removed
+    assert (out / "shapes.py").is_file() and not (out / "shapes").exists()

@@ -1,0 +1,108 @@
+"""Entries of OUT_DIR that Python would import instead of a generated module.
+
+Python's import system looks, in a package's directory, for a package of the
+module's name (a directory holding an `__init__` module) first, then for an
+extension module (`NAME.abi3.so`, `NAME.cpython-311-x86_64-linux-gnu.so`...), and
+only then for `NAME.py`. So a `waiters/` package or a `waiters.abi3.so` left in
+OUT_DIR (by an older layout, or by whoever could write there) is what
+`import pkg.waiters` runs, while every generated file is byte for byte what
+`--check` expects. Such an entry is not ours, so it is never removed: the run (and
+`--check`) stops, naming it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Iterable
+from importlib.machinery import EXTENSION_SUFFIXES, all_suffixes
+from pathlib import PurePosixPath
+
+from .write_read import Kind, entries, lstat_kind, open_directory
+
+_INITS = frozenset(f"__init__{suffix}" for suffix in all_suffixes())
+
+
+def shadows(
+    root: int,
+    generated: Iterable[PurePosixPath],
+    going: Collection[PurePosixPath] = (),
+) -> list[PurePosixPath]:
+    """The entries under the directory `root` (OUT_DIR) that Python would import in
+    place of one of the `generated` modules (`.py` paths relative to it), sorted;
+    a package whose `__init__` is one of the files the run removes (`going`: a
+    subpackage an earlier generation wrote) is none. Nothing is followed: a
+    symbolic link at a package's name counts as one (the import system would
+    follow it)."""
+    modules: dict[PurePosixPath, set[str]] = {}
+    for relative in generated:
+        if relative.suffix == ".py":
+            modules.setdefault(relative.parent, set()).add(relative.stem)
+    found: list[PurePosixPath] = []
+    for folder, stems in sorted(modules.items()):
+        directory = _folder(root, folder)
+        if directory is None:
+            continue  # missing, or not a plain directory: the writer says so
+        try:
+            found += _shadows_in(directory, folder, stems, going)
+        finally:
+            os.close(directory)
+    return sorted(found)
+
+
+def _shadows_in(
+    directory: int,
+    folder: PurePosixPath,
+    stems: set[str],
+    going: Collection[PurePosixPath],
+) -> list[PurePosixPath]:
+    """The entries of `directory` (`folder`) that shadow a module named one of
+    `stems`."""
+    kinds = {name: kind for name, kind, _ in entries(directory)}
+    found = [
+        folder / f"{stem}{suffix}"
+        for stem in stems
+        for suffix in EXTENSION_SUFFIXES
+        if f"{stem}{suffix}" in kinds
+    ]
+    for stem in stems - {"__init__"}:
+        kind = kinds.get(stem)
+        if kind is Kind.SYMLINK or (
+            kind is Kind.DIRECTORY and _is_package(directory, folder / stem, going)
+        ):
+            found.append(folder / stem)
+    return found
+
+
+def _is_package(
+    parent: int, relative: PurePosixPath, going: Collection[PurePosixPath]
+) -> bool:
+    """True when the directory `relative` (in `parent`) holds an `__init__` module
+    of any kind that stays."""
+    try:
+        directory = open_directory(relative.name, parent)
+    except OSError:
+        return True  # unreadable: Python may still import it; refuse to guess
+    try:
+        return any(
+            name in _INITS and relative / name not in going
+            for name, _, _ in entries(directory)
+        )
+    finally:
+        os.close(directory)
+
+
+def _folder(root: int, folder: PurePosixPath) -> int | None:
+    """A descriptor of `folder` under `root` (`root` itself duplicated for the top),
+    reached through plain directories only; None when it is not one."""
+    current = os.dup(root)
+    for part in folder.parts:
+        try:
+            if lstat_kind(part, current) is not Kind.DIRECTORY:
+                return None
+            child = open_directory(part, current)
+        except OSError:
+            return None
+        finally:
+            os.close(current)
+        current = child
+    return current
