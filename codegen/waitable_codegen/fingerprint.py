@@ -2,13 +2,15 @@
 
 The fingerprint covers everything the output depends on: the model bytes and
 names, the options, and the generator itself (its modules, its templates, the
-black that formats its output).
+black that formats its output, the Python and Unicode versions it runs with).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import sys
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from importlib.metadata import PackageNotFoundError, version
@@ -28,7 +30,8 @@ def _version(distribution: str) -> str:
 def generator_fingerprint() -> str:
     """A digest of the generator's code, templates and formatter version, and of the
     runtime's code, which the generator uses to write (escapes, the paths' reads)
-    and may be upgraded alone: a new runtime must not leave a package unrepaired."""
+    and may be upgraded alone: a new runtime must not leave a package unrepaired;
+    and of the interpreter's versions (`_interpreter`)."""
     import waitable
 
     sha = hashlib.sha256()
@@ -43,7 +46,19 @@ def generator_fingerprint() -> str:
             sha.update(b"\0")
     for distribution in ("black", "jinja2"):
         sha.update(f"{distribution}={_version(distribution)}\0".encode())
+    sha.update(_interpreter().encode())
     return sha.hexdigest()
+
+
+def _interpreter() -> str:
+    """The Python version and its Unicode database's: which characters a literal
+    escapes (`str.isprintable`) and how documentation HTML reads follow them, so a
+    package written on 3.12 is not the one 3.11 writes, and a run on 3.11 must not
+    take it for current (`--check` there, which renders, called it stale)."""
+    return (
+        f"python={sys.version_info[0]}.{sys.version_info[1]}\0"
+        f"unicode={unicodedata.unidata_version}\0"
+    )
 
 
 def inputs_fingerprint(

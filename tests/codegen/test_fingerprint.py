@@ -125,3 +125,31 @@ def test_check_without_a_manifest_is_stale(tmp_path: Path) -> None:
     checked = generate(SPEC_EXAMPLES, out, check=True)
     assert checked.stale and checked.written == (out / MANIFEST_NAME,)
     assert not (out / MANIFEST_NAME).exists()
+
+
+@pytest.mark.parametrize(
+    "attribute,value",
+    [("unidata_version", "15.0.0"), ("version_info", (3, 12, 0, "final", 0))],
+)
+def test_the_python_and_unicode_versions_are_in_the_fingerprint(
+    monkeypatch: pytest.MonkeyPatch, attribute: str, value: object
+) -> None:
+    """Which characters a literal escapes follows the interpreter's Unicode
+    database (U+1F6DC, new in Unicode 15, is escaped on 3.11 and kept on 3.12): a
+    package another Python wrote was reused as current, while `--check`, which
+    renders, called it stale (review of 2026-11-28, s24)."""
+    import sys
+    import unicodedata
+
+    from waitable_codegen.fingerprint import generator_fingerprint
+
+    before = generator_fingerprint()
+    module = unicodedata if attribute == "unidata_version" else sys
+    generator_fingerprint.cache_clear()
+    monkeypatch.setattr(module, attribute, value)
+    try:
+        assert generator_fingerprint() != before
+    finally:
+        monkeypatch.undo()
+        generator_fingerprint.cache_clear()
+    assert generator_fingerprint() == before
