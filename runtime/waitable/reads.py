@@ -13,7 +13,7 @@ parts are converted gives exactly the result it gives on the fully converted dat
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from typing import Any
 
 from jmespath import parser
@@ -96,18 +96,41 @@ def without_positions(reads: Reads, positions: Iterable[Position]) -> Reads | No
 
 
 def _without(reads: Reads, taken: dict[str, Any]) -> Reads | None:
-    """`without_positions` below one node; `reads` itself when nothing was taken."""
+    """`without_positions` below one node, walked with a stack of `_node_without`
+    steps: a plain read of a thousand fields is a thousand levels, and a recursive
+    walk stopped the generated module's import with RecursionError."""
+    stack = [_node_without(reads, taken)]
+    answer: Reads | None = None
+    while stack:
+        try:
+            below = stack[-1].send(answer)
+        except StopIteration as done:
+            stack.pop()
+            answer = done.value
+            continue
+        stack.append(_node_without(*below))
+        answer = None
+    return answer
+
+
+_Without = Generator[tuple[Reads, dict[str, Any]], Reads | None, Reads | None]
+
+
+def _node_without(reads: Reads, taken: dict[str, Any]) -> _Without:
+    """`without_positions` below one node; `reads` itself when nothing was taken.
+    Yields (child, what is taken below it) for `_without` to answer."""
     if reads.whole or not reads.children or not taken:
         return reads
     kept = Reads()
     changed = False
     for key, child in reads.children.items():
         below = taken.get(key)
-        left = (
-            None
-            if below is True
-            else child if below is None else _without(child, below)
-        )
+        if below is True:
+            left = None
+        elif below is None:
+            left = child
+        else:
+            left = yield child, below
         if left is not None:
             kept.children[key] = left
         changed = changed or left is not child

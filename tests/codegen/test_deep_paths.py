@@ -75,3 +75,21 @@ def test_a_path_too_deep_to_validate_is_an_error_event(tmp_path: Path) -> None:
         generate(_model(tmp_path, 600), tmp_path / "pkg", allow_danger=True)
     (event,) = caught.value.events
     assert event.severity == "ERROR" and "nests too deeply to check" in event.message
+
+
+def test_a_path_of_thousands_of_fields_gives_a_package_that_imports(
+    tmp_path: Path, import_package: Any
+) -> None:
+    """Its plain read (`plain_reads`, 2,000 keys long, down a recursive output) made
+    the runtime recurse past the limit when the module built its definition: the
+    package the generator wrote failed to import (review of 2026-11-28, s24)."""
+    path = ".".join(["next"] * 2000) + ".status == `null`"
+    matcher = {"path": path, "expected": "true", "comparator": "booleanEquals"}
+    shapes = thing_shapes(
+        DeepDone={"acceptors": [{"state": "success", "matcher": {"output": matcher}}]}
+    )
+    output = shapes["smithy.example#GetThingOutput"]["members"]
+    output["next"] = {"target": "smithy.example#GetThingOutput"}
+    generate(write_model(tmp_path / "deep.json", shapes), tmp_path / "pkg")
+    assert "plain_reads=" in (tmp_path / "pkg" / "waiters.py").read_text()
+    _waits(import_package(tmp_path / "pkg"))

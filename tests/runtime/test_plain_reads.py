@@ -60,6 +60,19 @@ def test_a_taken_position_goes_with_all_it_holds_and_empty_parents_go_too() -> N
     assert leaves(both) == {("a", "b"), ("a", "c", "d")}  # not changed in place
 
 
+def test_a_position_thousands_of_keys_long_is_taken_without_recursion() -> None:
+    """A generated waiter's `plain_reads` for a path of 3,000 fields made
+    `without_positions` recurse past the limit: the generated module failed to
+    import with RecursionError (review of 2026-11-28, s24)."""
+    path = "a" + ".b" * 3000
+    reads = reads_of(path)
+    position = ("a",) + ("b",) * 3000
+    assert without_positions(reads, [position]) is None
+    left = without_positions(reads_of(f"[{path}, a.c]"), [position])
+    assert left is not None and leaves(left) == {("a", "c")}
+    assert without_positions(reads, [position[:-1] + ("x",)]) is reads
+
+
 def test_positions_it_does_not_hold_change_nothing() -> None:
     reads = reads_of("length(a) > `0`")  # `a` is read whole
     assert without_positions(reads, [("b",)]) is reads
