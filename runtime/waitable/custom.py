@@ -545,6 +545,12 @@ class CustomWaiter(_CustomBase, Waiter[Any, Any]):
 class AsyncCustomWaiter(_CustomBase, AsyncWaiter[Any, Any]):
     """The asyncio twin of a `CustomWaiter`: `await JenkinsBuild.Async(get_build).wait(input)`."""
 
+    @classmethod
+    def _sync_twin(cls) -> str | None:
+        """A custom waiter's synchronous twin is the class whose `.Async` this is."""
+        owner, dot, attribute = cls.__qualname__.rpartition(".")
+        return owner if dot and attribute == "Async" else None
+
     async def wait(
         self,
         input: Any = None,

@@ -59,10 +59,19 @@ def bind_operation(client: object, operation_method: str, waiter: str) -> Operat
     )
 
 
-def refuse_blocking(client: object, operation_method: str, waiter: str) -> None:
+def _sync_advice(sync_class: str | None) -> str:
+    """What to use with a synchronous client instead: `sync_class` when the async
+    waiter knows its synchronous twin, else the class in general."""
+    return "the synchronous waiter class" if sync_class is None else sync_class
+
+
+def refuse_blocking(
+    client: object, operation_method: str, waiter: str, sync_class: str | None = None
+) -> None:
     """Refuse a botocore (boto3) client for an async waiter, before any request: its
     calls block the event loop, and one that raises is judged as a failed poll
-    before the result could show it is not awaitable."""
+    before the result could show it is not awaitable. The refusal names
+    `sync_class`, the synchronous twin, when it is known."""
     if not operation_method or _async_context_manager_only(client):
         return  # a callable, or aiobotocore's client (a botocore subclass)
     try:
@@ -76,17 +85,19 @@ def refuse_blocking(client: object, operation_method: str, waiter: str) -> None:
         raise WaiterConfigurationError(
             f"waiter {waiter}: an async waiter needs an async client (aiobotocore, or "
             f"a coroutine function), but got a boto3 client, whose calls would block "
-            "the event loop; use the synchronous waiter class with it"
+            f"the event loop; use {_sync_advice(sync_class)} with it"
         )
 
 
 def awaitable_check(
-    waiter: str, refusal: str | None = None
+    waiter: str, refusal: str | None = None, sync_class: str | None = None
 ) -> Callable[[Any], Awaitable[Any]]:
     """What an async waiter applies to a call's result that is not a coroutine: the
-    result if it is awaitable, else a clear error (not a failed poll). `refusal`
+    result if it is awaitable, else a clear error (not a failed poll) naming
+    `sync_class`, the waiter's synchronous twin, when it is known. `refusal`
     words that error for a caller that is not a waiter (`retry_async`), with
     `{returned}` for the name of the type the call returned."""
+    advice = _sync_advice(sync_class)
 
     def checked(pending: Any) -> Awaitable[Any]:
         if not inspect.isawaitable(pending):
@@ -94,7 +105,7 @@ def awaitable_check(
             raise WaiterConfigurationError(
                 f"waiter {waiter}: an async waiter needs an async client (aiobotocore, or "
                 f"a coroutine function), but the call returned {returned}; "
-                "use the synchronous waiter class for a synchronous client"
+                f"use {advice} for a synchronous client"
                 if refusal is None
                 else refusal.format(returned=returned)
             )

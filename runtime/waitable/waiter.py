@@ -12,6 +12,7 @@ import dataclasses
 import inspect
 import math
 import random
+import sys
 import threading
 import warnings
 from collections.abc import Awaitable, Callable, Coroutine
@@ -84,6 +85,23 @@ class _WaiterBase(Generic[InputT, OutputT]):
     def _async_twin(cls) -> str | None:
         """The asyncio class an async client's refusal names; None: the generated
         twin, `Async{name}`."""
+        return None
+
+    @classmethod
+    def _sync_twin(cls) -> str | None:
+        """The synchronous class a sync client's refusal names: for `Async{name}`,
+        the class `{name}` of the same module and waiter (the generated twin);
+        None, a general wording, when there is no such class."""
+        name = cls.__name__
+        if not name.startswith("Async"):
+            return None
+        twin = getattr(sys.modules.get(cls.__module__), name[len("Async") :], None)
+        if (
+            isinstance(twin, type)
+            and issubclass(twin, Waiter)
+            and getattr(twin, "definition", None) is getattr(cls, "definition", None)
+        ):
+            return twin.__name__
         return None
 
     def __init__(
@@ -163,7 +181,12 @@ class _WaiterBase(Generic[InputT, OutputT]):
                 cls._async_twin(),
             )
         else:
-            refuse_blocking(client, type(self).operation_method, definition.name)
+            refuse_blocking(
+                client,
+                type(self).operation_method,
+                definition.name,
+                type(self)._sync_twin(),
+            )
 
     def _options(
         self,
@@ -673,7 +696,9 @@ class AsyncWaiter(_WaiterBase[InputT, OutputT]):
         driver applies it to a call's result that is not a coroutine."""
         check: Callable[[Any], Awaitable[Any]] | None = self.__dict__.get("_check")
         if check is None:
-            check = self.__dict__["_check"] = awaitable_check(self.definition.name)
+            check = self.__dict__["_check"] = awaitable_check(
+                self.definition.name, sync_class=type(self)._sync_twin()
+            )
         return check
 
     async def poll_once(

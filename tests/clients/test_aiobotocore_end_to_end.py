@@ -12,7 +12,11 @@ import pytest
 from aiobotocore.session import get_session
 from botocore.exceptions import ClientError, EndpointConnectionError, ReadTimeoutError
 
-from waitable import WaiterOperationError, WaiterTimeoutError
+from waitable import (
+    WaiterConfigurationError,
+    WaiterOperationError,
+    WaiterTimeoutError,
+)
 
 from .conftest import FAKE_CREDENTIALS, REGION, MotoServer, client_config, closed_port
 from .scenarios import FAST, SCENARIOS, Scenario, World, history_of
@@ -147,3 +151,15 @@ def test_a_read_timeout_fails_the_waiter_with_the_cause_chained(
         asyncio.run(main())
     assert isinstance(raised.value.__cause__, ReadTimeoutError)
     assert raised.value.result.attempts == 1
+
+
+def test_a_boto3_client_given_to_an_async_waiter_is_refused_naming_the_sync_class(
+    world: World, generated: ModuleType
+) -> None:
+    s3 = world.clients["s3"]  # boto3's, whose calls would block the event loop
+    with pytest.raises(WaiterConfigurationError) as refused:
+        waiter_class(generated, "s3", "BucketExists")(s3)
+    assert "use BucketExistsWaiter with it" in str(refused.value)
+    s3.create_bucket(Bucket=world.name)  # and the class it names takes that client
+    advised = getattr(generated.s3, "BucketExistsWaiter")(s3)
+    assert advised.wait({"Bucket": world.name}, **FAST).attempts == 1

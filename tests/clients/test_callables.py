@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from waitable import WaiterOperationError
+from waitable import WaiterConfigurationError, WaiterOperationError
 from waitable.testing import VirtualClock
 
 from .scenarios import history_of
@@ -99,5 +99,7 @@ def test_a_sync_function_handed_to_an_async_waiter_is_a_clear_error(
     waiter = generated.dynamodb.AsyncTableExistsWaiter(
         describe_table, clock=VirtualClock()
     )
-    with pytest.raises(Exception, match="use the synchronous waiter class"):
+    with pytest.raises(
+        WaiterConfigurationError, match="use TableExistsWaiter for a synchronous client"
+    ):
         asyncio.run(waiter.wait({"TableName": "orders"}, max_wait_time=600))

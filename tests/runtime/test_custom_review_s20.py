@@ -13,6 +13,7 @@ C. A sync custom waiter given a coroutine operation named `AsyncJenkinsBuildDone
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import re
@@ -467,3 +468,12 @@ def test_a_generated_waiter_still_names_its_async_class() -> None:
 
     with pytest.raises(AsyncClientError, match=r"use AsyncThingExistsWaiter \(await"):
         Generated(AsyncClient())
+
+
+def test_a_sync_callable_given_to_the_async_twin_names_the_sync_class() -> None:
+    waiter = JenkinsBuildDone.Async(
+        lambda job: {"result": "SUCCESS"}, clock=VirtualClock()
+    )
+    with pytest.raises(WaiterConfigurationError) as refused:
+        asyncio.run(waiter.wait({"job": "x"}, max_wait_time=60))
+    assert "use JenkinsBuildDone for a synchronous client" in str(refused.value)
