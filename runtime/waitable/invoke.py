@@ -54,8 +54,26 @@ def bind_operation(client: object, operation_method: str, waiter: str) -> Operat
     if callable(client):
         return client
     raise WaiterConfigurationError(
-        f"waiter {waiter} needs a client with a `{operation_method}` method (a boto3 "
-        f"client of the service) or a callable taking the input; got {type(client).__name__}"
+        f"waiter {waiter} needs a client with a `{operation_method}` method (a boto3 or "
+        f"aiobotocore client of the service) or a callable taking the input; got "
+        f"{type(client).__name__}{_unentered_hint(client)}"
+    )
+
+
+def _unentered_hint(client: object) -> str:
+    """Advice for aiobotocore's `session.create_client(...)` given without `async
+    with`: an async context manager that makes the client; pass what `async with`
+    gives. Empty for anything else (an async HTTP client is a client itself)."""
+    kind = type(client)
+    try:
+        unentered = class_package(kind) == "aiobotocore" and hasattr(kind, "__aenter__")
+    except Exception:  # a metaclass whose look-ups raise: no advice to give
+        return ""
+    return (
+        ", an async context manager: pass the client it gives, "
+        "`async with session.create_client(...) as client`"
+        if unentered
+        else ""
     )
 
 

@@ -163,3 +163,43 @@ def test_a_boto3_client_given_to_an_async_waiter_is_refused_naming_the_sync_clas
     s3.create_bucket(Bucket=world.name)  # and the class it names takes that client
     advised = getattr(generated.s3, "BucketExistsWaiter")(s3)
     assert advised.wait({"Bucket": world.name}, **FAST).attempts == 1
+
+
+def test_an_unentered_create_client_is_refused_saying_to_enter_it(
+    world: World, moto_server: MotoServer, generated: ModuleType
+) -> None:
+    world.clients["s3"].create_bucket(Bucket=world.name)
+
+    async def main() -> Any:
+        unentered = SESSION.create_client(
+            "s3",
+            endpoint_url=moto_server.endpoint_url,
+            region_name=REGION,
+            config=client_config(),
+            **FAKE_CREDENTIALS,
+        )
+        cls = waiter_class(generated, "s3", "BucketExists")
+        with pytest.raises(WaiterConfigurationError) as refused:
+            cls(unentered)
+        assert "an async context manager: pass the client it gives" in str(
+            refused.value
+        )
+        async with unentered as client:  # what the message says to do works
+            return await cls(client).wait({"Bucket": world.name}, **FAST)
+
+    assert asyncio.run(main()).attempts == 1
+
+
+def test_an_async_http_client_is_not_told_to_enter_a_create_client(
+    generated: ModuleType,
+) -> None:
+    import httpx
+
+    async def main() -> str:
+        async with httpx.AsyncClient() as client:  # a client itself, not a factory
+            with pytest.raises(WaiterConfigurationError) as refused:
+                waiter_class(generated, "s3", "BucketExists")(client)
+        return str(refused.value)
+
+    message = asyncio.run(main())
+    assert "got AsyncClient" in message and "create_client" not in message
