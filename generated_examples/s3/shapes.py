@@ -73,9 +73,9 @@ class HeadObjectRequest(_t.TypedDict):
 
     Bucket: str
     IfMatch: _t.NotRequired[str]
-    IfModifiedSince: _t.NotRequired[_datetime.datetime]
+    IfModifiedSince: _t.NotRequired[_datetime.datetime | str]
     IfNoneMatch: _t.NotRequired[str]
-    IfUnmodifiedSince: _t.NotRequired[_datetime.datetime]
+    IfUnmodifiedSince: _t.NotRequired[_datetime.datetime | str]
     Key: str
     Range: _t.NotRequired[str]
     ResponseCacheControl: _t.NotRequired[str]
@@ -83,7 +83,7 @@ class HeadObjectRequest(_t.TypedDict):
     ResponseContentEncoding: _t.NotRequired[str]
     ResponseContentLanguage: _t.NotRequired[str]
     ResponseContentType: _t.NotRequired[str]
-    ResponseExpires: _t.NotRequired[_datetime.datetime]
+    ResponseExpires: _t.NotRequired[_datetime.datetime | str]
     VersionId: _t.NotRequired[str]
     SSECustomerAlgorithm: _t.NotRequired[str]
     SSECustomerKey: _t.NotRequired[str]

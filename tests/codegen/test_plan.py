@@ -150,6 +150,45 @@ def test_typed_dicts_follow_required_optional_and_member_types() -> None:
     assert plan.packages[0].needs_datetime and plan.packages[0].needs_decimal
 
 
+def test_input_timestamps_also_take_text_and_output_ones_stay_datetimes() -> None:
+    shapes = thing_shapes()
+    shapes["smithy.example#GetThingInput"]["members"] = {
+        "name": {"target": "smithy.api#String"},
+        "since": {"target": "smithy.api#Timestamp"},
+        "times": {"target": "smithy.example#Times"},
+        "window": {"target": "smithy.example#Window"},
+    }
+    shapes["smithy.example#Times"] = {
+        "type": "list",
+        "member": {"target": "smithy.api#Timestamp"},
+    }
+    shapes["smithy.example#Window"] = {
+        "type": "structure",
+        "members": {"start": {"target": "smithy.api#Timestamp"}},
+    }
+    shapes["smithy.example#GetThingOutput"]["members"] = {
+        "when": {"target": "smithy.api#Timestamp"},
+        "times": {"target": "smithy.example#Times"},
+    }
+    plan = plan_of(shapes)
+
+    def annotations(name: str) -> dict[str, str]:
+        return {f.name: f.annotation_source for f in typed_dict(plan, name).fields}
+
+    text = "_datetime.datetime | str"
+    assert annotations("GetThingInput") == {
+        "name": "str",
+        "since": text,
+        "times": f"list[{text}]",
+        "window": '"Window"',
+    }
+    assert annotations("Window") == {"start": text}
+    assert annotations("GetThingOutput") == {
+        "when": "_datetime.datetime",
+        "times": "list[_datetime.datetime]",
+    }
+
+
 def test_keyword_and_private_member_names_use_the_functional_form() -> None:
     shapes = thing_shapes()
     shapes["smithy.example#GetThingOutput"]["members"] = {

@@ -254,6 +254,7 @@ def _plan_package(
         model, namespace, rename if isinstance(rename, dict) else {}
     )
     roots: list[str] = []
+    inputs: list[str] = []
     synthetic: list[tuple[str, Identifier]] = []
     for op in sorted(group.operations, key=lambda shape: shape.id):
         for side, target in (("input", op.input), ("output", op.output)):
@@ -262,7 +263,9 @@ def _plan_package(
                 synthetic.append((f"{side} {op.id}", wanted))
             else:
                 roots.append(target)
-    typed = planner.plan(roots, synthetic)
+                if side == "input":
+                    inputs.append(target)
+    typed = planner.plan(roots, synthetic, inputs)
     functions = SearchFunctions(compiler)
     plain = PlainShapes(model)
     definition_names: set[str] = set()

@@ -4,6 +4,12 @@ Every structure and union an input or output reaches becomes one TypedDict:
 required members (`@required`, unless `@clientOptional`) are required keys, the
 rest `NotRequired`. Names come from the shape names, with the service's `rename`
 first and collisions across namespaces resolved deterministically.
+
+A timestamp in a structure an input reaches is `datetime | str`: boto3 and
+aiobotocore take ISO 8601 text as well as a datetime, and a wait saved as JSON
+(`start()`, `poll_once()`, Celery) must be given the text, since JSON holds no
+datetime. Elsewhere (outputs) a timestamp is the `datetime` clients return; a
+structure that both reach is typed as an input, which takes more.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ _SCALARS: dict[str, Source] = {
     "timestamp": compose("_datetime.datetime"),
     "document": compose("_t.Any"),
 }
+_INPUT_TIMESTAMP = compose("_datetime.datetime | str")
 _CONTAINERS = frozenset({"structure", "union"})
 _TYPED_DICT = compose("_t.TypedDict")
 _NOT_REQUIRED = compose("_t.NotRequired")
@@ -77,6 +84,9 @@ class TypedDictPlanner:
         # Many members share a target, and many share a name and a type: each
         # annotation and each field line is made once per package.
         self._annotations: dict[str, Expression] = {}
+        # The same for the structures an input reaches, whose timestamps take text.
+        self._input_annotations: dict[str, Expression] = {}
+        self._input_shapes: set[str] = set()
         self._fields: dict[tuple[str, Expression, bool, bool], FieldPlan] = {}
         self._optional: dict[Source, Expression] = {}
         # The annotations that name a TypedDict of the module: written as strings,
@@ -85,11 +95,16 @@ class TypedDictPlanner:
         self._naming_classes: set[Source] = set()
 
     def plan(
-        self, roots: Iterable[str], synthetic: Iterable[tuple[str, Identifier]]
+        self,
+        roots: Iterable[str],
+        synthetic: Iterable[tuple[str, Identifier]],
+        inputs: Iterable[str] = (),
     ) -> TypedDictSet:
         """Plan the TypedDicts for `roots` (structure ids) and the empty `synthetic`
-        ones (key, wanted class name) that stand in for a missing input or output."""
+        ones (key, wanted class name) that stand in for a missing input or output.
+        `inputs` are the roots that are operation inputs (see the module docstring)."""
         shape_ids = self._reachable(roots)
+        self._input_shapes = set(self._reachable(inputs))
         self._name_shapes(shape_ids)
         for key, wanted in synthetic:
             name = unique_name(wanted, self._taken())
@@ -171,16 +186,17 @@ class TypedDictPlanner:
             not is_identifier(name) or name.startswith("_") for name in member_names
         )
         fields = []
+        as_input = shape_id in self._input_shapes
         shapes, annotations, planned_fields = (
             self.model.shapes,
-            self._annotations,
+            self._input_annotations if as_input else self._annotations,
             self._fields,
         )
         for member in shape.members.values():  # the hot loop: lookups inlined
             traits = member.traits
             annotation = annotations.get(member.target)
             if annotation is None:  # not planned yet, or a blob (never kept)
-                annotation = self._annotation(shapes[member.target], traits)
+                annotation = self._annotation(shapes[member.target], traits, as_input)
             required = not union and _REQUIRED in traits and _OPTIONAL not in traits
             wanted = (member.name, annotation, required, functional)
             planned = planned_fields.get(wanted)
@@ -199,22 +215,30 @@ class TypedDictPlanner:
             functional,
         )
 
-    def _annotation(self, shape: Shape, traits: Mapping[str, object]) -> Expression:
+    def _annotation(
+        self, shape: Shape, traits: Mapping[str, object], as_input: bool = False
+    ) -> Expression:
+        """The annotation of a member targeting `shape`; `as_input` for a member of
+        a structure an input reaches."""
         if shape.type == "blob":  # streaming may come from the member's traits
-            return self._new_annotation(shape, traits)
-        known = self._annotations.get(shape.id)
+            return self._new_annotation(shape, traits, as_input)
+        cache = self._input_annotations if as_input else self._annotations
+        known = cache.get(shape.id)
         if known is None:
-            known = self._annotations[shape.id] = self._new_annotation(shape, traits)
+            known = cache[shape.id] = self._new_annotation(shape, traits, as_input)
         return known
 
-    def _new_annotation(self, shape: Shape, traits: Mapping[str, object]) -> Expression:
+    def _new_annotation(
+        self, shape: Shape, traits: Mapping[str, object], as_input: bool
+    ) -> Expression:
         naming = self._naming_classes
         if shape.type in _CONTAINERS:
             made = plain(compose("{}", self.result.names[shape.id]))
             naming.add(made.text)
             return made
         if shape.type == "list":
-            item = self._annotation(self.model.target(shape.members["member"]), {})
+            member = self.model.target(shape.members["member"])
+            item = self._annotation(member, {}, as_input)
             text = item.text
             if "smithy.api#sparse" in shape.traits:
                 text = compose("{} | None", text)
@@ -224,7 +248,9 @@ class TypedDictPlanner:
             return made
         if shape.type == "map":
             key = self._annotation(self.model.target(shape.members["key"]), {})
-            value = self._annotation(self.model.target(shape.members["value"]), {})
+            value = self._annotation(
+                self.model.target(shape.members["value"]), {}, as_input
+            )
             text = value.text
             if "smithy.api#sparse" in shape.traits:
                 text = compose("{} | None", text)
@@ -237,6 +263,8 @@ class TypedDictPlanner:
         ):
             return plain(_SCALARS["document"])
         scalar = _SCALARS.get(shape.type, _SCALARS["document"])
+        if as_input and shape.type == "timestamp":
+            scalar = _INPUT_TIMESTAMP
         if scalar.startswith("_datetime"):
             self.result.needs_datetime = True
         elif scalar.startswith("_decimal"):
