@@ -150,6 +150,17 @@ def test_typed_dicts_follow_required_optional_and_member_types() -> None:
     assert plan.packages[0].needs_datetime and plan.packages[0].needs_decimal
 
 
+def test_a_required_idempotency_token_is_not_a_required_key() -> None:
+    """boto3 (and every AWS SDK) fills the token in when the caller leaves it out."""
+    shapes = thing_shapes()
+    shapes["smithy.example#GetThingInput"]["members"]["token"] = {
+        "target": "smithy.api#String",
+        "traits": {"smithy.api#required": {}, "smithy.api#idempotencyToken": {}},
+    }
+    fields = typed_dict(plan_of(shapes), "GetThingInput").fields
+    assert {f.name: f.required for f in fields} == {"name": True, "token": False}
+
+
 def test_input_timestamps_also_take_text_and_output_ones_stay_datetimes() -> None:
     shapes = thing_shapes()
     shapes["smithy.example#GetThingInput"]["members"] = {

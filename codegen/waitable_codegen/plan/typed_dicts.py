@@ -1,8 +1,9 @@
 """TypedDicts for the inputs and outputs of the waited-on operations.
 
 Every structure and union an input or output reaches becomes one TypedDict:
-required members (`@required`, unless `@clientOptional`) are required keys, the
-rest `NotRequired`. Names come from the shape names, with the service's `rename`
+required members (`@required`, unless also `@clientOptional`, or an
+`@idempotencyToken`, which clients fill in when it is left out) are required
+keys, the rest `NotRequired`. Names come from the shape names, with the service's `rename`
 first and collisions across namespaces resolved deterministically.
 
 A timestamp in a structure an input reaches is `datetime | str`: boto3 and
@@ -54,6 +55,7 @@ _TYPED_DICT = compose("_t.TypedDict")
 _NOT_REQUIRED = compose("_t.NotRequired")
 _REQUIRED = "smithy.api#required"
 _OPTIONAL = "smithy.api#clientOptional"
+_TOKEN = "smithy.api#idempotencyToken"
 
 
 @dataclass
@@ -197,7 +199,12 @@ class TypedDictPlanner:
             annotation = annotations.get(member.target)
             if annotation is None:  # not planned yet, or a blob (never kept)
                 annotation = self._annotation(shapes[member.target], traits, as_input)
-            required = not union and _REQUIRED in traits and _OPTIONAL not in traits
+            required = (
+                not union
+                and _REQUIRED in traits
+                and _OPTIONAL not in traits
+                and _TOKEN not in traits
+            )
             wanted = (member.name, annotation, required, functional)
             planned = planned_fields.get(wanted)
             if planned is None:
