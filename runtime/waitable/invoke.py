@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeAlias
 
 from .class_names import class_package
+from .printable import printable
 from .errors import WaiterConfigurationError
 
 __all__ = [
@@ -52,11 +53,40 @@ def bind_operation(client: object, operation_method: str, waiter: str) -> Operat
 
         return call
     if callable(client):
+        _refuse_client_method(client, waiter)
         return client
     raise WaiterConfigurationError(
         f"waiter {waiter} needs a client with a `{operation_method}` method (a boto3 or "
         f"aiobotocore client of the service) or a callable taking the input; got "
         f"{type(client).__name__}{_unentered_hint(client)}"
+    )
+
+
+def _refuse_client_method(call: object, waiter: str) -> None:
+    """Refuse a botocore client's bound method (boto3's or aiobotocore's
+    `client.describe_table`) given in place of the client: it takes keyword
+    arguments only, so calling it with the input mapping would raise a
+    `TypeError` at the first poll, which the wait would report as the service's
+    answer (an error no acceptor matches)."""
+    if not inspect.ismethod(call) or not _is_botocore_client(call.__self__):
+        return
+    name = printable(str(getattr(call, "__name__", "")))
+    raise WaiterConfigurationError(
+        f"waiter {waiter}: got the client's method {name}(), which takes keyword "
+        "arguments only, not the input mapping; pass the client itself (the waiter "
+        "calls the operation's method on it), or a function taking the input"
+    )
+
+
+def _is_botocore_client(client: object) -> bool:
+    """Whether `client` is a botocore client (boto3's; aiobotocore's subclass too)."""
+    try:
+        classes = type(client).__mro__
+    except Exception:  # a metaclass whose look-ups raise: not known to be one
+        return False
+    return any(
+        klass.__name__ == "BaseClient" and class_package(klass) == "botocore"
+        for klass in classes
     )
 
 
@@ -92,14 +122,7 @@ def refuse_blocking(
     `sync_class`, the synchronous twin, when it is known."""
     if not operation_method or _async_context_manager_only(client):
         return  # a callable, or aiobotocore's client (a botocore subclass)
-    try:
-        classes = type(client).__mro__
-    except Exception:
-        return
-    if any(
-        klass.__name__ == "BaseClient" and class_package(klass) == "botocore"
-        for klass in classes
-    ):
+    if _is_botocore_client(client):
         raise WaiterConfigurationError(
             f"waiter {waiter}: an async waiter needs an async client (aiobotocore, or "
             f"a coroutine function), but got a boto3 client, whose calls would block "

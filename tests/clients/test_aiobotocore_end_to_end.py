@@ -203,3 +203,15 @@ def test_an_async_http_client_is_not_told_to_enter_a_create_client(
 
     message = asyncio.run(main())
     assert "got AsyncClient" in message and "create_client" not in message
+
+
+def test_an_aiobotocore_client_method_in_place_of_the_client_is_refused(
+    moto_server: MotoServer, generated: ModuleType
+) -> None:
+    async def use(client: Any) -> str:
+        with pytest.raises(WaiterConfigurationError) as refused:
+            waiter_class(generated, "s3", "BucketExists")(client.head_bucket)
+        return str(refused.value)
+
+    message = run("s3", moto_server.endpoint_url, use)
+    assert "got the client's method head_bucket()" in message

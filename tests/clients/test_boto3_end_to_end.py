@@ -9,7 +9,11 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError, ReadTimeoutError
 
-from waitable import WaiterOperationError, WaiterTimeoutError
+from waitable import (
+    WaiterConfigurationError,
+    WaiterOperationError,
+    WaiterTimeoutError,
+)
 
 from .conftest import boto3_client, client_config, closed_port
 from .scenarios import FAST, SCENARIOS, Scenario, World, history_of
@@ -109,3 +113,16 @@ def test_a_read_timeout_fails_the_waiter_with_the_cause_chained(
         waiter.wait({"Bucket": "waitable-silent"}, **FAST)
     assert isinstance(raised.value.__cause__, ReadTimeoutError)
     assert raised.value.result.attempts == 1
+
+
+def test_a_client_method_given_in_place_of_the_client_is_refused_at_construction(
+    world: World, generated: ModuleType
+) -> None:
+    s3 = world.clients["s3"]
+    with pytest.raises(WaiterConfigurationError) as refused:
+        waiter_class(generated, "s3", "BucketExists")(s3.head_bucket)
+    assert "got the client's method head_bucket()" in str(refused.value)
+    assert "pass the client itself" in str(refused.value)
+    s3.create_bucket(Bucket=world.name)  # what the message says to do works
+    waiter = waiter_class(generated, "s3", "BucketExists")(s3)
+    assert waiter.wait({"Bucket": world.name}, **FAST).attempts == 1
