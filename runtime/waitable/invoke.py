@@ -58,7 +58,7 @@ def bind_operation(client: object, operation_method: str, waiter: str) -> Operat
     raise WaiterConfigurationError(
         f"waiter {waiter} needs a client with a `{operation_method}` method (a boto3 or "
         f"aiobotocore client of the service) or a callable taking the input; got "
-        f"{type(client).__name__}{_unentered_hint(client)}"
+        f"{type(client).__name__}{_unentered_hint(client)}{_resource_hint(client)}"
     )
 
 
@@ -87,6 +87,27 @@ def _is_botocore_client(client: object) -> bool:
     return any(
         klass.__name__ == "BaseClient" and class_package(klass) == "botocore"
         for klass in classes
+    )
+
+
+#: The module of boto3's resource base class.
+_BOTO3_RESOURCE = "boto3.resources.base"
+
+
+def _resource_hint(client: object) -> str:
+    """Advice for a boto3 resource (`boto3.resource("dynamodb")`, a `Table`) given in
+    place of a client: pass the client it holds. Empty for anything else."""
+    try:
+        resource = any(
+            klass.__name__ == "ServiceResource" and klass.__module__ == _BOTO3_RESOURCE
+            for klass in type(client).__mro__
+        )
+    except Exception:  # a metaclass whose look-ups raise: no advice to give
+        return ""
+    return (
+        ", a boto3 resource: pass its client, `resource.meta.client`"
+        if resource
+        else ""
     )
 
 

@@ -15,7 +15,7 @@ from waitable import (
     WaiterTimeoutError,
 )
 
-from .conftest import boto3_client, client_config, closed_port
+from .conftest import MotoServer, boto3_client, client_config, closed_port
 from .scenarios import FAST, SCENARIOS, Scenario, World, history_of
 
 
@@ -126,3 +126,23 @@ def test_a_client_method_given_in_place_of_the_client_is_refused_at_construction
     s3.create_bucket(Bucket=world.name)  # what the message says to do works
     waiter = waiter_class(generated, "s3", "BucketExists")(s3)
     assert waiter.wait({"Bucket": world.name}, **FAST).attempts == 1
+
+
+def test_a_boto3_resource_given_in_place_of_the_client_is_told_to_pass_its_client(
+    boto3_session: boto3.Session,
+    moto_server: MotoServer,
+    world: World,
+    generated: ModuleType,
+) -> None:
+    resource = boto3_session.resource(
+        "dynamodb", endpoint_url=moto_server.endpoint_url, config=client_config()
+    )
+    for given in (resource, resource.Table(world.name)):
+        with pytest.raises(WaiterConfigurationError) as refused:
+            waiter_class(generated, "dynamodb", "TableExists")(given)
+        assert "a boto3 resource: pass its client, `resource.meta.client`" in str(
+            refused.value
+        )
+    world.create_table()  # what the message says to do works
+    waiter = waiter_class(generated, "dynamodb", "TableExists")(resource.meta.client)
+    assert waiter.wait({"TableName": world.name}, **FAST).attempts == 1
