@@ -3,7 +3,10 @@
 Policy, in order:
 
 1. A botocore-style service error: `exc.response["Error"]["Code"]` (duck-typed;
-   botocore is never imported here).
+   botocore is never imported here). When that code is empty, the response's HTTP
+   status (400 or above) as a bare status code (below), which is what botocore
+   itself reports for a response that names no code; botocore's `Stubber` leaves
+   the code empty (`add_client_error(op, http_status_code=404)`).
 2. A smithy-python modeled error (its class hierarchy holds smithy-core's
    `ModeledError`): its class name, which is the error shape's name. Its attributes
    are the shape's members, so a member called `code` holds data, not the code
@@ -65,6 +68,9 @@ def _raw_code(exc: BaseException) -> str:
     code = _botocore_code(exc)
     if code is not None:
         return code
+    bare = _botocore_bare_status(exc)
+    if bare is not None:
+        return str(bare)
     if _is_smithy_modeled(type(exc)):
         return type(exc).__name__
     status = _client_response_status(exc)
@@ -82,6 +88,26 @@ def _botocore_code(exc: BaseException) -> str | None:
     code = _response_part(exc, "Error", "Code")
     # a str subclass's own text is not read
     return str.__str__(code) if isinstance(code, str) and code else None
+
+
+def _botocore_bare_status(exc: BaseException) -> int | None:
+    """The HTTP status (400-599) of a botocore-style error (its `response` has an
+    `Error` section) whose `Error.Code` gave no code; None for any other error."""
+    status = _response_part(exc, "ResponseMetadata", "HTTPStatusCode")
+    if type(status) is int and 400 <= status <= 599 and _has_error_section(exc):
+        return status
+    return None
+
+
+def _has_error_section(exc: BaseException) -> bool:
+    """Whether `exc.response["Error"]` is a mapping (a botocore-style error)."""
+    try:
+        response = getattr(exc, "response", None)
+        return isinstance(response, Mapping) and isinstance(
+            response.get("Error"), Mapping
+        )
+    except Exception:  # a client's attribute that raises: not one to read
+        return False
 
 
 def _response_part(exc: BaseException, section: str, key: str) -> object:

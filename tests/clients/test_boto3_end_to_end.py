@@ -146,3 +146,27 @@ def test_a_boto3_resource_given_in_place_of_the_client_is_told_to_pass_its_clien
     world.create_table()  # what the message says to do works
     waiter = waiter_class(generated, "dynamodb", "TableExists")(resource.meta.client)
     assert waiter.wait({"TableName": world.name}, **FAST).attempts == 1
+
+
+def test_a_stubbed_error_without_a_code_is_read_by_its_http_status(
+    world: World, generated: ModuleType
+) -> None:
+    """botocore's `Stubber`, as users' tests stub a missing bucket, leaves
+    `Error.Code` empty; the status is what botocore itself would report."""
+    from botocore.stub import Stubber
+
+    s3 = world.clients["s3"]
+    stubber = Stubber(s3)
+    stubber.add_client_error("head_bucket", http_status_code=404)
+    stubber.activate()
+
+    def after_the_stubbed_poll(attempt: Any) -> None:
+        if attempt.number == 1:  # the next poll reaches moto, where the bucket is
+            stubber.deactivate()
+            s3.create_bucket(Bucket=world.name)
+
+    waiter = waiter_class(generated, "s3", "BucketExists")(
+        s3, on_attempt=after_the_stubbed_poll
+    )
+    result = waiter.wait({"Bucket": world.name}, **FAST)
+    assert history_of(result) == [("retry", "NotFound"), ("success", None)]
