@@ -203,5 +203,20 @@ def _report(result: GenerationResult) -> int:
 
 
 def _say(line: str) -> None:
-    """One line to standard output, escaped like every other line printed."""
-    click.echo(safe_text(line, LINE_LIMIT))
+    """One line to standard output, escaped like every other line printed. A reader
+    that has gone (`generate-waiters ... | head -1`) wants no more lines: the rest
+    go nowhere and the exit status stays the run's (it exited 1, saying nothing)."""
+    try:
+        click.echo(safe_text(line, LINE_LIMIT))
+    except BrokenPipeError:
+        _discard_stdout()
+
+
+def _discard_stdout() -> None:
+    """Point standard output at the null device, so that neither later lines nor
+    the flush at exit meet the closed pipe again."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, sys.stdout.fileno())
+    finally:
+        os.close(null)
