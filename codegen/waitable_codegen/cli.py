@@ -15,6 +15,7 @@ import os
 import sys
 
 import click
+from waitable.standard_output import echo_out
 
 from .api import GenerationResult, generate
 from .errors import GenerationError, UsageError, ValidationFailed, safe_text
@@ -206,17 +207,4 @@ def _say(line: str) -> None:
     """One line to standard output, escaped like every other line printed. A reader
     that has gone (`generate-waiters ... | head -1`) wants no more lines: the rest
     go nowhere and the exit status stays the run's (it exited 1, saying nothing)."""
-    try:
-        click.echo(safe_text(line, LINE_LIMIT))
-    except BrokenPipeError:
-        _discard_stdout()
-
-
-def _discard_stdout() -> None:
-    """Point standard output at the null device, so that neither later lines nor
-    the flush at exit meet the closed pipe again."""
-    null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(null, sys.stdout.fileno())
-    finally:
-        os.close(null)
+    echo_out(safe_text(line, LINE_LIMIT))

@@ -22,6 +22,7 @@ from ..errors import (
 from ..files import UnreadableFile, read_text
 from ..import_names import ImportNameError, import_object
 from ..seconds import SecondsError, describe_value, parse_seconds
+from ..standard_output import echo_out
 from ..wait_cli.advice import Rewrites, option_rewrites, rewrite
 from ..wait_cli.command import wait
 from ..wait_cli.input_options import load_json
@@ -566,7 +567,7 @@ def simulate(
         report = build_report(candidates, resource, runs=runs, seed=seed)
     except (WaiterConfigurationError, SimulationError, WaiterError) as exc:
         raise click.UsageError(for_simulate(_one_line(exc))) from None
-    click.echo(render_json(report) if as_json else render_text(report), nl=False)
+    echo_out(render_json(report) if as_json else render_text(report), nl=False)
     for target, render in ((svg_path, render_svg), (html_path, render_html)):
         if target is not None:
             try:

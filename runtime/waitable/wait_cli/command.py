@@ -21,6 +21,7 @@ from ..errors import (
 )
 from ..files import UnreadableFile, read_text
 from ..seconds import MAX_SECONDS
+from ..standard_output import echo_out
 from .advice import for_cli, for_credentials, is_input_refused
 from .exit_codes import ExitCode, exit_code_of
 from .input_options import InputError, input_shape, load_json, parse_input_options
@@ -73,7 +74,7 @@ def _list(source: WaiterSource, service: str | None) -> None:
     try:
         if service is None:
             for name in source.services():
-                click.echo(printable(name))
+                echo_out(printable(name))
             return
         for entry in sorted(source.waiters(service).values(), key=lambda e: e.cli_name):
             if entry.unusable is not None:
@@ -83,7 +84,7 @@ def _list(source: WaiterSource, service: str | None) -> None:
                     err=True,
                 )
                 continue
-            click.echo(
+            echo_out(
                 f"{printable(entry.cli_name):<36} {printable(entry.operation):<28} "
                 f"{printable(entry.summary)}"
             )
@@ -385,7 +386,7 @@ def _command(
         if isinstance(exc, WaiterOperationError):
             message = for_credentials(_with_cause(message, exc), exc.__cause__)
         if output == "json":
-            click.echo(json.dumps(_data(exc.result.to_data(), exc, message), indent=2))
+            echo_out(json.dumps(_data(exc.result.to_data(), exc, message), indent=2))
         refused = isinstance(exc, WaiterOperationError) and is_input_refused(
             exc.__cause__
         )
@@ -398,7 +399,7 @@ def _command(
         if status is not None:
             status.finish()
         if output == "json":
-            click.echo(json.dumps(_data(result.to_data(), None), indent=2))
+            echo_out(json.dumps(_data(result.to_data(), None), indent=2))
         elif not quiet:
             click.echo(
                 f"waitable wait: {label}: {result.state.value} after "
