@@ -605,14 +605,23 @@ def _acls_of(directory: int) -> dict[str, bytes]:
 
 
 def _give_acls(copy: int, found: dict[str, bytes], relative: PurePosixPath) -> None:
-    """Give the copy of an old directory the ACLs `_acls_of` found on it. Its files
-    keep theirs, being the same inodes; the directory is made anew, and came back
-    with its mode alone (a user an ACL kept out could read it). `_AclKept` when
-    the system does not take them."""
-    for name, value in found.items():
+    """Give the copy of an old directory the ACLs `_acls_of` found on it, and no
+    other. Its files keep theirs, being the same inodes; the directory is made
+    anew, and came back with its mode alone (a user an ACL kept out could read
+    it), or with what OUT_DIR's parent's default ACL gives a directory made under
+    it (where the new package is built): entries the old one never had, letting
+    in whom its mode kept out. `_AclKept` when the system does not take them."""
+    if not hasattr(os, "removexattr"):  # no extended attributes: none was found
+        return
+    for name in _ACLS:
         try:
-            os.setxattr(copy, name, value)
+            if name in found:
+                os.setxattr(copy, name, found[name])
+            else:
+                os.removexattr(copy, name)
         except OSError as exc:
+            if name not in found and exc.errno in _NO_ACL:
+                continue  # none inherited, or none the system can hold
             raise _AclKept(exc.errno, exc.strerror, relative.as_posix()) from None
 
 

@@ -114,6 +114,28 @@ def test_the_acls_of_out_dir_and_its_directories_are_kept(tmp_path: Path) -> Non
     assert _acls(out / "waiters.py") == {}  # nothing made in the build inherits
 
 
+#: Owner rwx, owning group r-x, the group 4242 r-x, mask r-x, others nothing.
+_GROUP_LET_IN = _acl(
+    (0x01, 7, _ANY), (0x04, 5, _ANY), (0x08, 5, 4242), (0x10, 5, _ANY), (0x20, 0, _ANY)
+)
+
+
+def test_a_directory_without_acls_gets_none_from_out_dirs_parent(
+    tmp_path: Path,
+) -> None:
+    """The new package is built beside OUT_DIR: its directories inherited the
+    parent's default ACL, so a directory with none (mode 0750, the group 4242
+    kept out) came back letting that group in, and with a default ACL."""
+    out = tmp_path / "pkg"
+    generate(SPEC_EXAMPLES, out)
+    (out / "private").mkdir(mode=0o750)
+    os.chmod(out / "private", 0o750)
+    _set_acl_or_skip(tmp_path, "system.posix_acl_default", _GROUP_LET_IN)
+    generate(other_model(tmp_path), out)
+    assert _acls(out) == {} and _acls(out / "private") == {}
+    assert (out / "private").stat().st_mode & 0o777 == 0o750
+
+
 SHADOWS = {
     "a package of the module's name": ("waiters", "__init__.py"),
     "a compiled package": ("waiters", "__init__.pyc"),
