@@ -3,11 +3,12 @@
 Python's import system looks, in a package's directory, for a package of the
 module's name (a directory holding an `__init__` module) first, then for an
 extension module (`NAME.abi3.so`, `NAME.cpython-311-x86_64-linux-gnu.so`...), and
-only then for `NAME.py`. So a `waiters/` package or a `waiters.abi3.so` left in
-OUT_DIR (by an older layout, or by whoever could write there) is what
-`import pkg.waiters` runs, while every generated file is byte for byte what
-`--check` expects. Such an entry is not ours, so it is never removed: the run (and
-`--check`) stops, naming it.
+only then for `NAME.py`; any Python's extension module counts, not only the
+running one's, since the package is imported by other versions too. So a
+`waiters/` package or a `waiters.abi3.so` left in OUT_DIR (by an older layout, or
+by whoever could write there) is what `import pkg.waiters` runs, while every
+generated file is byte for byte what `--check` expects. Such an entry is not
+ours, so it is never removed: the run (and `--check`) stops, naming it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from pathlib import PurePosixPath
 from .write_read import Kind, entries, lstat_kind, open_directory
 
 _INITS = frozenset(f"__init__{suffix}" for suffix in all_suffixes())
+#: The last part of this platform's extension module names (`so`; `pyd` on Windows).
+_EXTENSION_ENDS = frozenset(suffix.rpartition(".")[2] for suffix in EXTENSION_SUFFIXES)
 
 
 def shadows(
@@ -58,12 +61,7 @@ def _shadows_in(
     """The entries of `directory` (`folder`) that shadow a module named one of
     `stems`."""
     kinds = {name: kind for name, kind, _ in entries(directory)}
-    found = [
-        folder / f"{stem}{suffix}"
-        for stem in stems
-        for suffix in EXTENSION_SUFFIXES
-        if f"{stem}{suffix}" in kinds
-    ]
+    found = [folder / name for name in kinds if _extension_module(name) in stems]
     for stem in stems - {"__init__"}:
         kind = kinds.get(stem)
         if kind is Kind.SYMLINK or (
@@ -84,11 +82,29 @@ def _is_package(
         return True  # unreadable: Python may still import it; refuse to guess
     try:
         return any(
-            name in _INITS and relative / name not in going
+            (name in _INITS or _extension_module(name) == "__init__")
+            and relative / name not in going
             for name, _, _ in entries(directory)
         )
     finally:
         os.close(directory)
+
+
+def _extension_module(name: str) -> str | None:
+    """The module a file named `name` is imported as when it is an extension
+    module for some Python on this platform: `NAME.so`, or `NAME.TAG.so` with one
+    tag (`abi3`, `cpython-312-x86_64-linux-gnu`, `cpython-313t-...`); None for any
+    other name. Not only this interpreter's `EXTENSION_SUFFIXES`: the package is
+    imported by other Pythons than the one that generates or checks it, and
+    3.12 imports `waiters.cpython-312-x86_64-linux-gnu.so`, which 3.11 passes by."""
+    for suffix in EXTENSION_SUFFIXES:  # this Python's, whatever their form
+        stem = name.removesuffix(suffix)
+        if stem and stem != name and "." not in stem:
+            return stem
+    parts = name.split(".")
+    if len(parts) in (2, 3) and all(parts) and parts[-1] in _EXTENSION_ENDS:
+        return parts[0]
+    return None
 
 
 def _folder(root: int, folder: PurePosixPath) -> int | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import struct
+import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
@@ -136,7 +137,15 @@ def test_a_directory_without_acls_gets_none_from_out_dirs_parent(
     assert (out / "private").stat().st_mode & 0o777 == 0o750
 
 
+#: The extension suffix of another Python version than this one (3.99): the
+#: package is imported by other versions than the one that checks it.
+_OTHER_PYTHON = EXTENSION_SUFFIXES[0].replace(
+    sys.implementation.cache_tag, "cpython-399"
+)
+
 SHADOWS = {
+    "another Python's extension module": (f"waiters{_OTHER_PYTHON}", None),
+    "another Python's extension package": ("shapes", f"__init__{_OTHER_PYTHON}"),
     "a package of the module's name": ("waiters", "__init__.py"),
     "a compiled package": ("waiters", "__init__.pyc"),
     "an extension module": (f"shapes{EXTENSION_SUFFIXES[0]}", None),
