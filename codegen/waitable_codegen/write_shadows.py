@@ -13,6 +13,7 @@ ours, so it is never removed: the run (and `--check`) stops, naming it.
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Collection, Iterable
 from importlib.machinery import EXTENSION_SUFFIXES, all_suffixes
@@ -21,6 +22,10 @@ from pathlib import PurePosixPath
 from .write_read import Kind, entries, lstat_kind, open_directory
 
 _INITS = frozenset(f"__init__{suffix}" for suffix in all_suffixes())
+#: How a symbolic link at a module's name is opened: followed, as import follows it.
+_FOLLOWED_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+#: What opening it fails with when it leads to no directory, which import passes by.
+_LEADS_NOWHERE = frozenset({errno.ENOENT, errno.ENOTDIR, errno.ELOOP})
 #: The last part of this platform's extension module names (`so`; `pyd` on Windows).
 _EXTENSION_ENDS = frozenset(suffix.rpartition(".")[2] for suffix in EXTENSION_SUFFIXES)
 
@@ -33,9 +38,9 @@ def shadows(
     """The entries under the directory `root` (OUT_DIR) that Python would import in
     place of one of the `generated` modules (`.py` paths relative to it), sorted;
     a package whose `__init__` is one of the files the run removes (`going`: a
-    subpackage an earlier generation wrote) is none. Nothing is followed: a
-    symbolic link at a package's name counts as one (the import system would
-    follow it)."""
+    subpackage an earlier generation wrote) is none. A symbolic link at a
+    package's name is followed, as the import system follows it: to a package it
+    is one, to a plain directory, a file or nothing it is none."""
     modules: dict[PurePosixPath, set[str]] = {}
     for relative in generated:
         if relative.suffix == ".py":
@@ -64,21 +69,30 @@ def _shadows_in(
     found = [folder / name for name in kinds if _extension_module(name) in stems]
     for stem in stems - {"__init__"}:
         kind = kinds.get(stem)
-        if kind is Kind.SYMLINK or (
-            kind is Kind.DIRECTORY and _is_package(directory, folder / stem, going)
+        if kind in (Kind.DIRECTORY, Kind.SYMLINK) and _is_package(
+            directory, folder / stem, going, kind is Kind.SYMLINK
         ):
             found.append(folder / stem)
     return found
 
 
 def _is_package(
-    parent: int, relative: PurePosixPath, going: Collection[PurePosixPath]
+    parent: int,
+    relative: PurePosixPath,
+    going: Collection[PurePosixPath],
+    link: bool = False,
 ) -> bool:
-    """True when the directory `relative` (in `parent`) holds an `__init__` module
-    of any kind that stays."""
+    """True when the directory `relative` (in `parent`; with `link`, the one the
+    symbolic link `relative` leads to) holds an `__init__` module of any kind that
+    stays."""
     try:
-        directory = open_directory(relative.name, parent)
-    except OSError:
+        if link:
+            directory = os.open(relative.name, _FOLLOWED_DIRECTORY, dir_fd=parent)
+        else:
+            directory = open_directory(relative.name, parent)
+    except OSError as exc:
+        if exc.errno in _LEADS_NOWHERE:
+            return False  # a link to nothing, to a file or in a loop: passed by
         return True  # unreadable: Python may still import it; refuse to guess
     try:
         return any(

@@ -190,6 +190,40 @@ def test_a_directory_python_would_not_import_as_the_module_is_no_shadow(
     assert (out / "waiters" / "notes.txt").read_text() == "mine"
 
 
+@pytest.mark.parametrize("target", ["plain directory", "file", "nothing", "itself"])
+def test_a_link_python_would_not_import_as_the_module_is_no_shadow(
+    tmp_path: Path, target: str
+) -> None:
+    """A symbolic link at a module's name counted as a package whatever it led
+    to: a link to a plain directory (a namespace portion, which Python tries after
+    the module), to a file or to nothing stopped every run, though `import
+    pkg.waiters` found waiters.py."""
+    out = tmp_path / "pkg"
+    generate(SPEC_EXAMPLES, out)
+    there = tmp_path / "elsewhere"
+    if target == "plain directory":
+        there.mkdir()
+        (there / "notes.txt").write_text("mine")
+    elif target == "file":
+        there.write_text("mine")
+    elif target == "itself":
+        there = out / "waiters"
+    (out / "waiters").symlink_to(there)
+    assert generate(SPEC_EXAMPLES, out, check=True).stale is False
+    assert generate(other_model(tmp_path), out).written
+    assert (out / "waiters").is_symlink()
+
+
+def test_a_link_to_a_package_at_a_modules_name_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "pkg"
+    generate(SPEC_EXAMPLES, out)
+    (tmp_path / "planted").mkdir()
+    (tmp_path / "planted" / "__init__.py").write_text("raise SystemExit('planted')")
+    (out / "waiters").symlink_to(tmp_path / "planted")
+    with pytest.raises(GenerationError, match="Python would import this"):
+        generate(SPEC_EXAMPLES, out, check=True)
+
+
 def _service(name: str, sdk_id: str) -> dict[str, Any]:
     return {
         "type": "service",
