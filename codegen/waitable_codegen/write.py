@@ -381,6 +381,11 @@ class _Unreadable(OSError):
     """A directory of OUT_DIR this user may not read, so not carry."""
 
 
+class _AclUnread(OSError):
+    """A directory of OUT_DIR whose POSIX ACLs cannot be read, so not given to its
+    copy."""
+
+
 class _OwnerKept(OSError):
     """A directory of OUT_DIR is another user's (or group's), and the copy the new
     package holds cannot be given back to them."""
@@ -407,6 +412,14 @@ def _write_error(exc: OSError, out_dir: Path) -> GenerationError:
             "list; generate-waiters rebuilds the directories of the output directory "
             f"and cannot give this one's to its copy ({exc.strerror}): run as its "
             "owner, or move it out of the output directory"
+        )
+    if isinstance(exc, _AclUnread):
+        return GenerationError(
+            f"{out_dir / str(exc.filename)}: cannot read this directory's access "
+            f"control list ({exc.strerror}); generate-waiters rebuilds the "
+            "directories of the output directory and gives each copy the ACLs of "
+            "the old one: make them readable, or move the directory out of the "
+            "output directory"
         )
     if isinstance(exc, _Unreadable):
         return GenerationError(
@@ -480,7 +493,7 @@ def _build(
         if old:
             source = open_directory(site.name, parent)
             try:
-                acls[PurePosixPath()] = _acls_of(source)
+                acls[PurePosixPath()] = _acls_of(source, PurePosixPath())
                 _carry(source, directories, PurePosixPath(), dropped, (modes, acls))
             finally:
                 os.close(source)
@@ -576,7 +589,7 @@ def _carry(
                 else:
                     directories[path] = open_directory(name, target)
             kept[0][path] = stat.S_IMODE(status.st_mode)
-            kept[1][path] = _acls_of(child)
+            kept[1][path] = _acls_of(child, path)
             _carry(child, directories, path, dropped, kept)
         finally:
             os.close(child)
@@ -588,10 +601,12 @@ _ACLS = ("system.posix_acl_access", "system.posix_acl_default")
 _NO_ACL = frozenset({errno.ENODATA, errno.ENOTSUP, errno.EOPNOTSUPP})
 
 
-def _acls_of(directory: int) -> dict[str, bytes]:
-    """The POSIX ACLs of an old directory (its access ACL: an entry denying a
-    user, say, whom its mode alone lets in; its default ACL: what files made in
-    it inherit), by attribute name; empty where the system has none."""
+def _acls_of(directory: int, relative: PurePosixPath) -> dict[str, bytes]:
+    """The POSIX ACLs of the old directory `relative` (its access ACL: an entry
+    denying a user, say, whom its mode alone lets in; its default ACL: what files
+    made in it inherit), by attribute name; empty where the system has none.
+    `_AclUnread` when they cannot be read (which the run reported as files it
+    could not write, naming OUT_DIR)."""
     if not hasattr(os, "getxattr"):  # no extended attributes on this system
         return {}
     found = {}
@@ -600,7 +615,7 @@ def _acls_of(directory: int) -> dict[str, bytes]:
             found[name] = os.getxattr(directory, name)
         except OSError as exc:
             if exc.errno not in _NO_ACL:
-                raise
+                raise _AclUnread(exc.errno, exc.strerror, relative.as_posix()) from None
     return found
 
 

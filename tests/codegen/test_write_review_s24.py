@@ -6,6 +6,7 @@ import instead of a generated module stops the run and `--check`."""
 
 from __future__ import annotations
 
+import errno
 import os
 import struct
 import sys
@@ -142,6 +143,33 @@ def test_a_directory_without_acls_gets_none_from_out_dirs_parent(
 _OTHER_PYTHON = EXTENSION_SUFFIXES[0].replace(
     sys.implementation.cache_tag, "cpython-399"
 )
+
+
+def test_an_acl_that_cannot_be_read_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file system refusing to read a directory's ACL (EACCES, EIO: anything but
+    "none here") stopped the run saying generated files could not be written and
+    to make OUT_DIR writable."""
+    if not hasattr(os, "getxattr"):
+        pytest.skip("no extended attributes here")
+    out = tmp_path / "pkg"
+    generate(SPEC_EXAMPLES, out)
+    (out / "private").mkdir()
+    real = os.getxattr
+
+    def refuse(path: Any, name: str, *args: Any, **kwargs: Any) -> bytes:
+        if os.path.basename(os.readlink(f"/proc/self/fd/{path}")) == "private":
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        return real(path, name, *args, **kwargs)
+
+    monkeypatch.setattr(os, "getxattr", refuse)
+    with pytest.raises(GenerationError) as caught:
+        generate(other_model(tmp_path), out)
+    assert str(caught.value).startswith(
+        f"{out / 'private'}: cannot read this directory's access control list"
+    )
+
 
 SHADOWS = {
     "another Python's extension module": (f"waiters{_OTHER_PYTHON}", None),
