@@ -625,18 +625,17 @@ def _give_acls(copy: int, found: dict[str, bytes], relative: PurePosixPath) -> N
     anew, and came back with its mode alone (a user an ACL kept out could read
     it), or with what OUT_DIR's parent's default ACL gives a directory made under
     it (where the new package is built): entries the old one never had, letting
-    in whom its mode kept out. `_AclKept` when the system does not take them."""
-    if not hasattr(os, "removexattr"):  # no extended attributes: none was found
-        return
+    in whom its mode kept out. Only an ACL the copy has is removed (a read, where
+    most have none: no change asked of a file system that holds none).
+    `_AclKept` when the system does not take them."""
+    inherited = _acls_of(copy, relative).keys() - found.keys()
     for name in _ACLS:
         try:
             if name in found:
                 os.setxattr(copy, name, found[name])
-            else:
+            elif name in inherited:
                 os.removexattr(copy, name)
         except OSError as exc:
-            if name not in found and exc.errno in _NO_ACL:
-                continue  # none inherited, or none the system can hold
             raise _AclKept(exc.errno, exc.strerror, relative.as_posix()) from None
 
 

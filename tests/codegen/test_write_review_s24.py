@@ -145,6 +145,25 @@ _OTHER_PYTHON = EXTENSION_SUFFIXES[0].replace(
 )
 
 
+def test_no_acl_is_removed_from_a_copy_that_has_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only an ACL a copy inherited is removed: a file system that refuses to
+    remove one it does not hold (EPERM from a FUSE one) must not stop every run."""
+    if not hasattr(os, "removexattr"):
+        pytest.skip("no extended attributes here")
+    out = tmp_path / "pkg"
+    generate(SPEC_EXAMPLES, out)
+    (out / "private").mkdir()
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise PermissionError(errno.EPERM, os.strerror(errno.EPERM))
+
+    monkeypatch.setattr(os, "removexattr", refuse)
+    assert generate(other_model(tmp_path), out).written
+    assert _acls(out / "private") == {}
+
+
 def test_an_acl_that_cannot_be_read_is_named(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
