@@ -161,6 +161,18 @@ def test_a_required_idempotency_token_is_not_a_required_key() -> None:
     assert {f.name: f.required for f in fields} == {"name": True, "token": False}
 
 
+def test_a_required_idempotency_token_of_an_output_stays_required() -> None:
+    """Clients fill the token in only in what they send; an output's required
+    member is one the service always returns."""
+    shapes = thing_shapes()
+    shapes["smithy.example#GetThingOutput"]["members"]["token"] = {
+        "target": "smithy.api#String",
+        "traits": {"smithy.api#required": {}, "smithy.api#idempotencyToken": {}},
+    }
+    fields = typed_dict(plan_of(shapes), "GetThingOutput").fields
+    assert {f.name: f.required for f in fields} == {"status": False, "token": True}
+
+
 def test_input_timestamps_also_take_text_and_output_ones_stay_datetimes() -> None:
     shapes = thing_shapes()
     shapes["smithy.example#GetThingInput"]["members"] = {

@@ -2,8 +2,9 @@
 
 Every structure and union an input or output reaches becomes one TypedDict:
 required members (`@required`, unless also `@clientOptional`, or an
-`@idempotencyToken`, which clients fill in when it is left out) are required
-keys, the rest `NotRequired`. Names come from the shape names, with the service's `rename`
+`@idempotencyToken` of a structure an input reaches, which clients fill in when
+it is left out; a service returns an output's) are required keys, the rest
+`NotRequired`. Names come from the shape names, with the service's `rename`
 first and collisions across namespaces resolved deterministically.
 
 A timestamp in a structure an input reaches is `datetime | str`: boto3 and
@@ -203,7 +204,7 @@ class TypedDictPlanner:
                 not union
                 and _REQUIRED in traits
                 and _OPTIONAL not in traits
-                and _TOKEN not in traits
+                and not (as_input and _TOKEN in traits)
             )
             wanted = (member.name, annotation, required, functional)
             planned = planned_fields.get(wanted)
