@@ -12,6 +12,8 @@ import any module on the worker's path nor call any zero-argument function in it
 
 from __future__ import annotations
 
+import inspect
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -166,7 +168,10 @@ def _import(name: str, what: str, register: str, trusted: Trusted = None) -> Any
             "the module that defines the Celery app"
         )
     try:
-        return import_object(name)
+        found = import_object(name)
+        if trusted is not None:
+            _refuse_foreign(name, what, register, trusted)
+        return found
     except ImportNameError as exc:
         if exc.kind == "malformed":
             message = (
@@ -185,3 +190,56 @@ def _import(name: str, what: str, register: str, trusted: Trusted = None) -> Any
         else:
             message = f"{what} {name!r} cannot be imported here: {exc}"
         raise WaiterConfigurationError(message) from exc.__cause__
+
+
+def _refuse_foreign(
+    name: str, what: str, register: str, trusted: tuple[str, ...]
+) -> None:
+    """Refuse a name of a `trusted` module that reaches past it: the part after
+    ':' is read attribute by attribute, so `myapp:os.abort` (any module myapp
+    imports), `myapp:app.control.shutdown` (a method of the Celery app) or
+    `myapp:abort` (from `from os import abort`) named a function of another
+    package, which a forged message could have the worker call. On the way, only
+    modules and classes of the `trusted` packages are gone through; the object
+    named, when it is a function, method or class, must be defined in one."""
+    module_name, _, attribute = name.partition(":")
+    parts = attribute.split(".")
+    for end in range(1, len(parts) + 1):
+        path = ".".join(parts[:end])
+        found = import_object(f"{module_name}:{path}")
+        home = _home(found, last=end == len(parts), named_in=module_name)
+        if home is None or not is_trusted(home, trusted):
+            raise WaiterConfigurationError(
+                f"{what} {name!r} reaches {module_name}:{path}, "
+                f"{_described_home(found, home)}, outside the packages this app "
+                f"imports names from (install(app, import_from={trusted!r})), so "
+                "it is not used: name it in the module that defines it, add that "
+                f"package to import_from, or call waitable.celery.{register}() in "
+                "the module that defines the Celery app"
+            )
+
+
+def _home(found: Any, *, last: bool, named_in: str) -> str | None:
+    """The module `found` belongs to, as the trust check reads it: a module's own
+    name; a class's, function's or method's `__module__`. The object named last
+    may be something else, such as a callable instance made in the module: it
+    belongs to `named_in`, the module the name is in. On the way to it only
+    modules and classes are gone through (else None): an instance's methods are
+    its class's, of any package, and a function's attributes lead to its
+    globals."""
+    if isinstance(found, types.ModuleType):
+        home = getattr(found, "__name__", None)
+    elif isinstance(found, type) or (last and inspect.isroutine(found)):
+        home = getattr(found, "__module__", None)
+    else:
+        return named_in if last else None
+    return home if isinstance(home, str) and home else None
+
+
+def _described_home(found: Any, home: str | None) -> str:
+    """How the refusal names what a name reached."""
+    if home is None:
+        return f"a {type(found).__name__}, which is not gone through"
+    if isinstance(found, types.ModuleType):
+        return f"the module {home}"
+    return f"defined in {home}"
