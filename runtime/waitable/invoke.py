@@ -114,10 +114,16 @@ def _resource_hint(client: object) -> str:
 def _unentered_hint(client: object) -> str:
     """Advice for aiobotocore's `session.create_client(...)` given without `async
     with`: an async context manager that makes the client; pass what `async with`
-    gives. Empty for anything else (an async HTTP client is a client itself)."""
+    gives. Empty for anything else (an async HTTP client is a client itself, and
+    so is aiobotocore's own, an async context manager too: one of another
+    service, without the operation's method, was told to enter it)."""
     kind = type(client)
     try:
-        unentered = class_package(kind) == "aiobotocore" and hasattr(kind, "__aenter__")
+        unentered = (
+            class_package(kind) == "aiobotocore"
+            and hasattr(kind, "__aenter__")
+            and not _is_botocore_client(client)
+        )
     except Exception:  # a metaclass whose look-ups raise: no advice to give
         return ""
     return (

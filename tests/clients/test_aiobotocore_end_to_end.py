@@ -205,6 +205,28 @@ def test_an_async_http_client_is_not_told_to_enter_a_create_client(
     assert "got AsyncClient" in message and "create_client" not in message
 
 
+def test_an_aiobotocore_client_of_another_service_is_not_told_to_enter_it(
+    generated: ModuleType,
+) -> None:
+    """aiobotocore's client is an async context manager too: one of another
+    service (no head_bucket) was told to pass what `async with` gives, which is
+    what the caller had done. Made on a closed port: no request is sent."""
+
+    async def main() -> str:
+        async with SESSION.create_client(
+            "dynamodb",
+            endpoint_url=f"http://127.0.0.1:{closed_port()}",
+            region_name=REGION,
+            **FAKE_CREDENTIALS,
+        ) as dynamodb:
+            with pytest.raises(WaiterConfigurationError) as refused:
+                waiter_class(generated, "s3", "BucketExists")(dynamodb)
+        return str(refused.value)
+
+    message = asyncio.run(main())
+    assert "got DynamoDB" in message and "create_client" not in message
+
+
 def test_an_aiobotocore_client_method_in_place_of_the_client_is_refused(
     moto_server: MotoServer, generated: ModuleType
 ) -> None:
