@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
+import numbers
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
@@ -484,15 +485,17 @@ def _seconds_answer(plan: WaitPlan, source: object, method: str, answer: Any) ->
     """`answer`, the seconds to wait that `source.method()` gave (a rate limiter's
     `try_acquire`, a retry token's `schedule_retry` or `wait`), as a float.
 
-    Any number but NaN is taken (0 or less: go now; a huge one: never in time).
-    Anything else, from a limiter or bucket of the user's own, is a
+    Any real number but NaN is taken (0 or less: go now; a huge one: never in
+    time), a `fractions.Fraction` too, as the engine took one before answers were
+    checked. Anything else, from a limiter or bucket of the user's own, is a
     `WaiterConfigurationError` naming it: it was a `TypeError` from a comparison
     inside the engine, or a NaN sleep that the clock refused.
     """
-    if isinstance(answer, (int, float)) and not isinstance(answer, bool):
+    real = isinstance(answer, numbers.Real) and not isinstance(answer, bool)
+    if real:  # (a flag: typeshed's `Real` has no comparisons for mypy)
         try:
             seconds = float(answer)
-        except OverflowError:  # an int too large for a float
+        except OverflowError:  # a number too large for a float
             seconds = math.inf if answer > 0 else -math.inf
         if seconds == seconds:
             return seconds

@@ -11,6 +11,7 @@ All on the virtual clock.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -157,3 +158,39 @@ def test_the_standard_bucket_still_waits_for_capacity() -> None:
     result = waiter.wait({}, max_wait_time=60)
     assert len(script.calls) == 3
     assert result.elapsed == pytest.approx(10.0)  # the second retry waited for 10 units
+
+
+@pytest.mark.parametrize("driver", sorted(DRIVERS))
+@pytest.mark.parametrize("answer", [Fraction(1, 2), Fraction(-1, 3), Fraction(0)])
+def test_a_limiter_answering_a_fraction_is_taken_as_seconds(
+    answer: Fraction, driver: str
+) -> None:
+    """A `fractions.Fraction` is a number, and the engine took it before answers
+    were checked; "any number but NaN is taken" holds for it too."""
+    run = DRIVERS[driver](
+        THING_EXISTS,
+        [{"status": "success"}],
+        waiter_kwargs={"rate_limit": Limiter(answer)},
+        max_wait_time=60,
+    )
+    assert run.error is None and len(run.calls) == 1
+
+
+class PayingToken(Token):
+    """A retry token that asks to wait `answer` once, then is paid."""
+
+    def schedule_retry(self, reason: Any, now: float) -> Any:
+        answer, self.answer = self.answer, 0.0
+        return answer
+
+
+def test_a_retry_token_answering_a_fraction_waits_that_long() -> None:
+    clock = VirtualClock()
+    token = PayingToken(Fraction(5, 2))
+    retry = StandardRetryStrategy(
+        token_bucket=Bucket(token), clock=clock, max_backoff=0  # type: ignore[arg-type]
+    )
+    script = Script(clock, [ServiceError("ThrottlingException"), {"status": "success"}])
+    waiter = waiter_class(THING_EXISTS)(script, clock=clock, retry=retry)
+    result = waiter.wait({}, max_wait_time=60)
+    assert len(script.calls) == 2 and result.elapsed == pytest.approx(2.5)
