@@ -105,3 +105,49 @@ def test_waits_the_sweep_could_not_publish_are_due_again_at_once(
         sweep_once(tasks)
     for wait_id in waits:
         assert redis_server.client.zscore(guard.due_key, wait_id) < before + 60
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        # a poll message whose queue is no queue name
+        {
+            "args": ["{id}", 0, "pkg.waiters:W", "pkg.clients:c", "{}", None, None],
+            "queue": {"name": "q"},
+        },
+        # a waitable.done message whose options Celery refuses
+        {
+            "task": "waitable.done",
+            "args": ["{id}", {"ok": True}, {"task": "t"}],
+            "options": {"queue": {"name": "q"}},
+        },
+    ],
+)
+def test_a_record_celery_refuses_to_publish_stops_no_other_wait(
+    redis_server: Any, bad: dict[str, Any]
+) -> None:
+    """A record whose message passes the checks of its arguments but holds a
+    value Celery refuses (a queue that is no name) raised in `publish_message`,
+    which the sweep took for the broker away: every round it put the waits after
+    it due again at once and raised, so they were never published."""
+    from celery import Celery
+
+    from waitable.celery import install, sweep_once
+
+    app = Celery("sweep_refused", broker=redis_server.url)
+    tasks = install(app, key_prefix=f"r{uuid.uuid4().hex}:", recover_after=3600.0)
+    guard = tasks.guard()
+    queue = f"unconsumed-{uuid.uuid4().hex}"  # no worker takes from it
+    good = ["good", 0, "pkg.waiters:W", "pkg.clients:c", "{}", None, queue]
+    messages = {
+        "bad": json.loads(json.dumps(bad).replace("{id}", "bad")),
+        "good": {"args": good, "queue": queue},
+    }
+    for wait_id, message in messages.items():
+        redis_server.client.hset(guard.key(wait_id), "next", json.dumps(message))
+        redis_server.client.expire(guard.key(wait_id), 600)
+        redis_server.client.zadd(guard.due_key, {wait_id: 0})
+    before = time.time()
+    assert sweep_once(tasks) == 1  # "good" published, "bad" skipped
+    assert len(queued(redis_server, "good", queue)) == 1
+    assert redis_server.client.zscore(guard.due_key, "bad") > before + 3000

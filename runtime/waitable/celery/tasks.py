@@ -335,11 +335,13 @@ def message(args: tuple[Any, ...], queue: str | None) -> str:
 def sweep_once(tasks: WaitTasks) -> int:
     """Publish again every overdue poll and undelivered `waitable.done`; how many.
 
-    A record whose message is not one waitable wrote is logged with its wait's
-    id and skipped (looked at again `recover_after` later), so that it does not
-    keep the other overdue waits from being published. When publishing fails
-    (the broker is away), the waits not yet published are due again at once,
-    for the next round, not `recover_after` later as the sweep had marked them."""
+    A record whose message is not one waitable wrote, or one Celery refuses to
+    publish (options changed to values it does not take), is logged with its
+    wait's id and skipped (looked at again `recover_after` later), so that it
+    does not keep the other overdue waits from being published. When publishing
+    fails because the broker is away, the waits not yet published are due again
+    at once, for the next round, not `recover_after` later as the sweep had
+    marked them."""
     now = time.time()
     published = 0
     found = tasks.guard().sweep(now, now + tasks.recover_after)
@@ -351,13 +353,33 @@ def sweep_once(tasks: WaitTasks) -> int:
             continue
         try:
             publish_message(tasks, data)
-        except Exception:
+        except Exception as error:
+            if not _broker_outage(error):  # this record's message, not the broker
+                logger.error(
+                    "wait %s: its Redis record's next message could not be "
+                    "published again (%s: %.200s); the sweep skips it",
+                    wait_id,
+                    type(error).__name__,
+                    error,
+                )
+                continue
             tasks.guard().due_again([found_id for found_id, _ in found[index:]], now)
             raise
         published += 1
     if published:
         logger.warning("waitable: published %d overdue poll(s) again", published)
     return published
+
+
+def _broker_outage(error: BaseException) -> bool:
+    """Whether publishing failed because the broker is away (kombu's
+    `OperationalError`, raised once Celery's publish retries are spent; a
+    socket's or Redis's connection error), as opposed to an error of the one
+    message (a record changed by hand with values Celery refuses): only an
+    outage stops the round and leaves the rest due again."""
+    from kombu.exceptions import OperationalError
+
+    return isinstance(error, (OperationalError, OSError, *REDIS_OUTAGES))
 
 
 def read_message(wait_id: str, text: str) -> dict[str, Any]:
@@ -377,7 +399,9 @@ def read_message(wait_id: str, text: str) -> dict[str, Any]:
         and (
             isinstance(data.get("options"), dict) and _done_args(data["args"])
             if done
-            else "queue" in data and poll_args(data["args"])
+            else "queue" in data
+            and _queue_name(data["queue"])
+            and poll_args(data["args"])
         )
     ):
         return data
@@ -387,6 +411,11 @@ def read_message(wait_id: str, text: str) -> dict[str, Any]:
         "record was changed by hand or by another program, delete it (the wait "
         "is lost) or start the wait again"
     )
+
+
+def _queue_name(queue: Any) -> bool:
+    """Whether `queue` is what `message` writes for the queue: None or text."""
+    return queue is None or isinstance(queue, str)
 
 
 def poll_args(args: Any) -> bool:
