@@ -124,6 +124,21 @@ def test_an_on_done_countdown_that_is_not_a_number_is_refused(
     assert f"its option countdown={countdown!r} is not a number" in str(caught.value)
 
 
+@pytest.mark.parametrize("countdown", [1e12, 10**12, -1e10])
+def test_an_on_done_countdown_out_of_range_is_refused(
+    app: Celery, countdown: Any
+) -> None:
+    """A countdown of 1e12 s passed the check, and Celery's ETA for it (past
+    year 9999: `OverflowError`), or for one below -2**31 s (`ValueError`), would
+    have failed the wait's last poll, as a text countdown did."""
+    on_done = app.signature("a.report").set(countdown=countdown)
+    with pytest.raises(WaiterConfigurationError) as caught:
+        start_wait(
+            app, GOOD_WAITER, {}, client=GOOD_CLIENT, max_wait_time=30, on_done=on_done
+        )
+    assert "is not a number of seconds from 0 to" in str(caught.value)
+
+
 class _Retried(Exception):
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)

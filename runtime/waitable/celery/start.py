@@ -18,6 +18,7 @@ from typing import Any
 from ..backoff import Backoff, longest_delay
 from ..errors import WaiterConfigurationError
 from ..jsondata import first_loss
+from ..seconds import MAX_SECONDS, describe_value
 from ..steps import SavedWait
 from .names import resolve_client_factory, unpolled_waiter
 from .tasks import installed_for, message, visibility_timeout
@@ -217,19 +218,29 @@ def _check_not_main(signature: dict[str, Any]) -> None:
 
 
 def _check_countdown(signature: dict[str, Any]) -> None:
-    """Refuse an on_done countdown that is not a finite number (`.set(countdown="60")`):
-    `waitable.done` is published with it only when the wait ends, where Celery
-    would fail the last poll with a `TypeError` instead."""
+    """Refuse an on_done countdown that is not a number of seconds from 0 to
+    `MAX_SECONDS` (`.set(countdown="60")`, `countdown=1e12`): `waitable.done` is
+    published with it only when the wait ends, where Celery would fail the last
+    poll instead (a `TypeError`; an `OverflowError` for an ETA past year 9999, a
+    `ValueError` below -2**31 s). `_check_json` has refused NaN, inf and ints
+    too long for JSON already."""
     value = (signature.get("options") or {}).get("countdown")
     if value is None or (
         isinstance(value, (int, float))
         and not isinstance(value, bool)
-        and math.isfinite(value)
+        and 0 <= value <= MAX_SECONDS  # NaN fails both comparisons
     ):
         return
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
     raise WaiterConfigurationError(
-        f"on_done {signature.get('task')!r}: its option countdown={value!r} is not a "
-        "number; waitable publishes on_done with it when the wait ends, and Celery "
+        f"on_done {signature.get('task')!r}: its option countdown="
+        f"{describe_value(value)} is "
+        + (
+            f"not a number of seconds from 0 to {MAX_SECONDS} (100 years)"
+            if number
+            else "not a number"
+        )
+        + "; waitable publishes on_done with it when the wait ends, and Celery "
         "takes a countdown only as a number of seconds: pass countdown=60, not '60'"
     )
 
