@@ -424,14 +424,15 @@ def _script(client: Any, text: str) -> Callable[..., Any]:
     (`keys=`, `args=`), a READONLY reply raised as `RedisReadOnly` once the
     client's connections are closed. A write in a script on a replica fails
     whole (nothing of it is written), so running the script again is safe.
-    Redis 7 replies `ReadOnlyError`; Redis 6 a `ResponseError` that quotes it."""
+    Redis 7 replies `ReadOnlyError`, whose text redis-py strips of the code
+    (so the class tells it); Redis 6 a `ResponseError` that quotes it."""
     script = client.register_script(text)
 
     def run(keys: list[Any], args: list[Any] | None = None) -> Any:
         try:
             return script(keys=keys, args=args)
         except redis.exceptions.ResponseError as error:
-            if "READONLY" not in str(error):
+            if not _read_only(error):
                 raise
             client.connection_pool.disconnect()
             raise RedisReadOnly(
@@ -441,6 +442,14 @@ def _script(client: Any, text: str) -> Callable[..., Any]:
             ) from error
 
     return run
+
+
+def _read_only(error: redis.exceptions.ResponseError) -> bool:
+    """Whether `error` is a READONLY reply: redis-py's `ReadOnlyError` (Redis 7
+    gives a script's error its code; the text is without it), or an error of a
+    script quoting it (Redis 6: "... @user_script: 1: -READONLY You can't write
+    against a read only replica.")."""
+    return isinstance(error, redis.exceptions.ReadOnlyError) or "READONLY" in str(error)
 
 
 def _decision(reply: Any) -> Decision:
