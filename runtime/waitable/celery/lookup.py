@@ -34,8 +34,10 @@ def wait_outcome(app: Any, wait_id: str) -> dict[str, Any] | None:
     `started_at`, `deadline`), the same whether or not the wait has an `on_done`
     and whether or not that has run yet. Raises `WaitNotFoundError` for an id
     with no record (never started, or ended more than `keep` ago),
-    `OutcomeNotKeptError` for a wait a worker of an older release ended, and the
-    Redis client's error when the records' Redis is away.
+    `OutcomeNotKeptError` for a wait a worker of an older release ended,
+    `WaiterConfigurationError` naming the wait when the kept outcome was changed
+    in Redis into something that is not a JSON object, and the Redis client's
+    error when the records' Redis is away.
     """
     tasks = installed_for(app, "wait_outcome(app, ...)")
     decision = ask_record(tasks, wait_id, WaitGuard.outcome)
