@@ -276,3 +276,14 @@ def test_waitable_done_is_routed_as_the_on_done_signature() -> None:
         "task_id": "mine",
         "route_name": "elsewhere.on_done",
     }
+
+
+def test_the_record_counts_the_runners_that_died(redis_server: Any) -> None:
+    """`WaitGuard.reruns` reads what `claim` counts: the failures of an on_done
+    body that a raise, counted by `waitable.done` itself, adds to."""
+    guard = WaitGuard(redis_server.client, key_prefix=f"t{uuid.uuid4().hex}:")
+    assert guard.reruns("w") == 0  # no record yet
+    assert guard.claim("w", "first", lease=0.001, ttl=60).verdict == "run"
+    wait_for_redis_time_past(guard, 5)  # it died: its lease ran out
+    assert guard.claim("w", "second", lease=0.001, ttl=60) == Decision("rerun", "1")
+    assert guard.reruns("w") == 1

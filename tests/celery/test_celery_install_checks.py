@@ -186,6 +186,44 @@ def test_a_failed_body_is_retried_counting_its_own_failures(app: Celery) -> None
     assert "max_retries" not in caught.value.options  # not Celery's count
 
 
+class _DeathsGuard:
+    """A record whose on_done runners died `deaths` times; records the give-up."""
+
+    def __init__(self, deaths: int) -> None:
+        self.deaths = deaths
+        self.recorded: list[str] = []
+
+    def reruns(self, wait_id: str) -> int:
+        return self.deaths
+
+    def delivered(self, wait_id: str, owner: str, ttl: float, how: str = "ran") -> bool:
+        self.recorded.append(how)
+        return True
+
+
+@pytest.mark.parametrize(("deaths", "given_up"), [(0, False), (1, False), (2, True)])
+def test_the_runners_that_died_count_with_the_raises(
+    app: Celery, monkeypatch: pytest.MonkeyPatch, deaths: int, given_up: bool
+) -> None:
+    """A body that killed its worker and then raised was given up only after
+    max_retries raises (3 for an unregistered task), whatever the deaths: up to
+    twice as many runs as the rerun check alone lets a dying body make."""
+    tasks = celery_tasks.installed(app)
+    assert tasks is not None
+    guard = _DeathsGuard(deaths)
+    monkeypatch.setattr(tasks, "guard", lambda: guard)
+    body_error = ValueError("the body")
+    with pytest.raises(Exception) as caught:
+        celery_tasks._done_failed(
+            tasks, _DoneTask(0), "w", {}, {"task": "x"}, 1, "owner", body_error
+        )
+    if given_up:  # 1 raise before this one + 2 deaths: the third failure
+        assert caught.value is body_error and guard.recorded == ["failed"]
+    else:
+        assert isinstance(caught.value, _Retried) and guard.recorded == []
+        assert caught.value.options["kwargs"] == {"failures": 2}
+
+
 def test_a_wait_ending_is_logged_so_one_without_on_done_is_not_silent(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -418,6 +418,16 @@ class WaitGuard:
         """The on_done call raised: free `owner`'s lease so that a retry may run it."""
         return bool(self._release(keys=[self.key(wait_id)], args=[owner]))
 
+    def reruns(self, wait_id: str) -> int:
+        """How many runners of the wait's on_done call died in it (`claim`'s
+        `rerun` count): failures of the body as its raises are. 0 when the
+        record holds no count, or one that is no number (changed by hand)."""
+        value = self.client.hget(self.key(wait_id), "reruns")
+        try:
+            return max(0, int(value)) if value is not None else 0
+        except ValueError:
+            return 0
+
 
 def _script(client: Any, text: str) -> Callable[..., Any]:
     """The Lua script `text` on `client`, called as redis-py's `Script` is

@@ -802,11 +802,15 @@ def _done_failed(
     error: Exception,
 ) -> NoReturn:
     """The on_done body raised `error` (its `failures`-th failure before this one):
-    retry it by its task's policy, or record it failed."""
+    retry it by its task's policy, or record it failed. The runners that died in
+    it count as failures too (`_deaths`), as they do when a rerun is claimed:
+    else a body that killed its worker, then raised, ran up to twice its
+    `max_retries`."""
     user = tasks.app.tasks.get(str(on_done.get("task")))
     limit = _on_done_max_retries(tasks, on_done)
     delay = _on_done_retry_delay(tasks, getattr(user, "default_retry_delay", 180))
-    if limit is not None and failures >= limit:
+    deaths = 0 if limit is None else _deaths(tasks, wait_id)
+    if limit is not None and failures + deaths >= limit:
         guard = tasks.guard()
         retry_redis(
             lambda: guard.delivered(wait_id, owner, tasks.keep, how="failed"),
@@ -814,14 +818,25 @@ def _done_failed(
             tasks.lease,
         )
         logger.error(
-            "wait %s: on_done failed %d time(s), given up; its outcome was %s",
+            "wait %s: on_done failed %d time(s) (%d of them its worker died), "
+            "given up; its outcome was %s",
             wait_id,
-            failures + 1,
+            failures + 1 + deaths,
+            deaths,
             json.dumps(outcome)[:2000],
         )
         raise error
     kwargs = {**(task.request.kwargs or {}), "failures": failures + 1}
     raise task.retry(exc=error, countdown=delay, kwargs=kwargs) from error
+
+
+def _deaths(tasks: WaitTasks, wait_id: str) -> int:
+    """How many runners died in the wait's on_done body (0 when Redis is away:
+    the retry then counts only the raises, as before)."""
+    try:
+        return tasks.guard().reruns(wait_id)
+    except REDIS_OUTAGES:
+        return 0
 
 
 def _on_done_max_retries(tasks: WaitTasks, on_done: dict[str, Any]) -> int | None:
