@@ -281,12 +281,21 @@ def retry_reason(plan: WaitPlan, policy: RetryPolicyLike, outcome: Any) -> Any:
             pass
     kinds = ", ".join(f"RetryErrorType.{kind.name}" for kind in RetryErrorType)
     raise WaiterConfigurationError(
-        f"waiter {plan.definition.name}: the retry policy {describe_value(policy)} "
+        f"{_owner(plan)}: the retry policy {describe_value(policy)} "
         f"answered {describe_value(directive)} for {describe_value(outcome)}; a "
         "policy (its evaluate_other_exceptions or other= hook included) must "
         "answer TerminateAndSucceed(), TerminateAndFail() or RetryError(reason) "
         f"with a reason of {kinds}"
     )
+
+
+def _owner(plan: WaitPlan) -> str:
+    """Who an error about a policy's or bucket's answer names: the waiter, or
+    `StandardRetryStrategy.retry` for its own calls (`plan.own_log`), which are
+    no waiter's ("waiter retry" named none the caller has)."""
+    if plan.own_log:
+        return "StandardRetryStrategy.retry"
+    return f"waiter {plan.definition.name}"
 
 
 def poll_for(plan: WaitPlan, state: WaitState, started: float) -> Poll | None:
@@ -500,7 +509,7 @@ def _seconds_answer(plan: WaitPlan, source: object, method: str, answer: Any) ->
         if seconds == seconds:
             return seconds
     raise WaiterConfigurationError(
-        f"waiter {plan.definition.name}: {describe_value(source)}.{method} answered "
+        f"{_owner(plan)}: {describe_value(source)}.{method} answered "
         f"{describe_value(answer)}; a rate limiter or retry token bucket answers "
         "the seconds to wait as a number (0 or less: go now), as "
         "waitable.RateLimiter and StandardRetryTokenBucket do"

@@ -105,3 +105,18 @@ def test_a_retry_error_by_type_or_by_its_spec_name_is_retried(reason: Any) -> No
     strategy = StandardRetryStrategy(clock=VirtualClock())
     assert strategy.retry(Policy(), block) == "done"
     assert len(tries) == 2
+
+
+def test_retry_names_itself_not_a_waiter_in_the_refusal() -> None:
+    """`strategy.retry(policy, block)` has no waiter: the refusal said "waiter
+    retry: the retry policy ...", the engine's name for the call."""
+    strategy = StandardRetryStrategy(clock=VirtualClock())
+
+    def block() -> str:
+        raise TimeoutError("the connection timed out")
+
+    with pytest.raises(WaiterConfigurationError) as refused:
+        strategy.retry(Answering(None), block)
+    message = str(refused.value)
+    assert message.startswith("StandardRetryStrategy.retry: the retry policy ")
+    assert "waiter" not in message
