@@ -288,12 +288,17 @@ class RateLimiter:
         if self._burst < self._calls:
             # A bucket that holds fewer than a refill's tokens loses the rest at
             # each refill: `burst` calls per `per` seconds, not `calls`.
+            spacing = self._per / self._calls  # 0.0 only past float's precision
+            evenly = (
+                f", or RateLimiter(1, per={spacing!r}) to space calls out evenly"
+                if spacing > 0
+                else ""
+            )
             raise ValueError(
                 f"burst={burst} is below calls={calls}: a bucket holding at most "
                 f"{burst} token(s), refilled once per {self._per:g} s, grants "
                 f"{burst} call(s) per {self._per:g} s, not {calls}; give burst >= "
-                f"calls, or RateLimiter(1, per={self._per / calls:g}) to space "
-                "calls out evenly"
+                f"calls{evenly}"
             )
         if (load is None) != (save is None):
             raise ValueError(

@@ -193,3 +193,25 @@ def test_a_trusted_wait_runs_on_that_worker(
     outcome = wait_for_outcomes(redis_server, [wait_id], limit=60)[wait_id]
     assert outcome["ok"], outcome["error"]
     assert outcome["result"]["attempts"] == 2
+
+
+def test_a_second_install_asking_another_import_from_is_refused() -> None:
+    """A second `install` with other settings only warns (it is idempotent), but a
+    trust limit ignored with a log line would leave the workers importing what the
+    caller meant to forbid (review of today's diff, s24)."""
+    from celery import Celery
+
+    app = Celery(f"twice_{uuid.uuid4().hex}", broker="redis://127.0.0.1:1/0")
+    first = install(app)
+    with pytest.raises(WaiterConfigurationError) as refused:
+        install(app, import_from=("fake_service",))
+    assert "was installed already with import_from=None, which stays in force" in (
+        str(refused.value)
+    )
+    assert install(app) is first  # the same settings again: still idempotent
+    strict = Celery(f"strict_{uuid.uuid4().hex}", broker="redis://127.0.0.1:1/0")
+    tasks = install(strict, import_from=["fake_service"])
+    assert install(strict, import_from=("fake_service",)) is tasks
+    assert install(strict) is tasks  # not asking for import_from changes nothing
+    with pytest.raises(WaiterConfigurationError):
+        install(strict, import_from=())

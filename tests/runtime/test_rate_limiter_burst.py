@@ -41,3 +41,16 @@ def test_a_burst_of_at_least_calls_grants_calls_per_interval(
 def test_limit_rate_keeps_seed_002s_rule() -> None:
     allowed, bucket, _ = limit_rate(None, refill_rate=10, burst_limit=1, now=0.0)
     assert allowed and bucket == (0, 0.0)
+
+
+def test_the_advice_never_suggests_a_limiter_that_is_refused() -> None:
+    """The advice `RateLimiter(1, per=per / calls)` became `per=0.0` when that
+    quotient is below float's smallest, and that limiter is refused (review of
+    today's diff, s24): it is left out then."""
+    with pytest.raises(ValueError) as refused:
+        RateLimiter(10, per=5e-324, burst=1)
+    message = str(refused.value)
+    assert message.endswith("give burst >= calls")
+    assert "per=0.0" not in message
+    with pytest.raises(ValueError, match=r"RateLimiter\(1, per=0\.3333333333333333\)"):
+        RateLimiter(3, per=1.0, burst=1)

@@ -174,7 +174,8 @@ def test_checks_all_at_one_instant_are_explained() -> None:
     assert out.endswith(
         "\nnote:\n  retryImmediately: all 10 checks were made at 0 s (no delay "
         "between checks, and calls that take no time), so the change at 1 s cannot "
-        "be seen; pass --call-duration (e.g. 0.2: seed 004's simulator gives each "
+        "be seen; give the calls a duration (--call-duration 0.2, or "
+        "call_duration=0.2 in a --compare entry: seed 004's simulator gives each "
         "call time)\n"
     )
     timed = _report(
@@ -203,8 +204,9 @@ def test_only_the_lane_whose_clock_stood_still_gets_the_note() -> None:
     notes = out.split("\nnote:\n", 1)[1].splitlines()
     assert notes == [
         "  still: all 3 checks were made at 0 s (no delay between checks, and calls "
-        "that take no time), so the change at 4 s cannot be seen; pass "
-        "--call-duration (e.g. 0.2: seed 004's simulator gives each call time)"
+        "that take no time), so the change at 4 s cannot be seen; give the calls a "
+        "duration (--call-duration 0.2, or call_duration=0.2 in a --compare entry: "
+        "seed 004's simulator gives each call time)"
     ]
 
 

@@ -236,14 +236,21 @@ def _same_install(
     """Warn when a second `install` of one app asks other settings than the first,
     which stays in force (`install` is idempotent): ignored without a word, the
     caller would think its `lease`, `keep` or records' Redis apply. (`sweep_every`
-    is not compared: the sweep already runs, or not.)"""
+    is not compared: the sweep already runs, or not.) Another `import_from` is
+    refused instead: a trust limit ignored with only a log line would leave the
+    workers importing what the caller meant to forbid."""
+    if import_from is not None and import_from != tasks.import_from:
+        raise WaiterConfigurationError(
+            f"waitable.celery.install(app, import_from={import_from!r}): this app "
+            f"was installed already with import_from={tasks.import_from!r}, which "
+            "stays in force; call install once, where the app is defined, with the "
+            "import_from you want"
+        )
     asked: dict[str, object] = {"lease": lease, "keep": keep, "key_prefix": key_prefix}
     if redis_url is not None:
         asked["redis_url"] = redis_url
     if recover_after is not None:
         asked["recover_after"] = recover_after
-    if import_from is not None:
-        asked["import_from"] = import_from
     differ = {k: v for k, v in asked.items() if getattr(tasks, k) != v}
     if differ:
         logger.warning(

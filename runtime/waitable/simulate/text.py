@@ -84,6 +84,7 @@ def still_clock_note(run: Run) -> str:
     return (
         f"all {len(checks)} checks were made at {seconds_text(checks[0].time)} s "
         "(no delay between checks, and calls that take no time), so the change at "
-        f"{seconds_text(run.ready_at)} s cannot be seen; pass --call-duration "
-        "(e.g. 0.2: seed 004's simulator gives each call time)"
+        f"{seconds_text(run.ready_at)} s cannot be seen; give the calls a duration "
+        "(--call-duration 0.2, or call_duration=0.2 in a --compare entry: seed "
+        "004's simulator gives each call time)"
     )
