@@ -290,12 +290,10 @@ def retry_reason(plan: WaitPlan, policy: RetryPolicyLike, outcome: Any) -> Any:
 
 
 def _owner(plan: WaitPlan) -> str:
-    """Who an error about a policy's or bucket's answer names: the waiter, or
-    `StandardRetryStrategy.retry` for its own calls (`plan.own_log`), which are
-    no waiter's ("waiter retry" named none the caller has)."""
-    if plan.own_log:
-        return "StandardRetryStrategy.retry"
-    return f"waiter {plan.definition.name}"
+    """Who an error about a policy's or bucket's answer names, in the plan's
+    words: "waiter NAME", or `StandardRetryStrategy.retry` for its own calls
+    ("waiter retry" named none the caller has)."""
+    return plan.wording.owner(plan.definition.name)
 
 
 def poll_for(plan: WaitPlan, state: WaitState, started: float) -> Poll | None:
@@ -371,9 +369,8 @@ def _log_retry(
         else f"not retried ({stopped})"
     )
     logger.debug(
-        "waiter %s attempt %d: try %d %s (%s); %s",
-        plan.definition.name,
-        state.attempts + 1,
+        "%s: try %d %s (%s); %s",
+        plan.wording.attempt_of(plan.definition.name, state.attempts + 1),
         tries,
         seen,
         getattr(reason, "value", reason),
@@ -588,21 +585,23 @@ def checked_delay(plan: WaitPlan, backoff: Backoff, retry: RetryContext) -> floa
     delay = backoff(retry)
     if is_plain_delay(delay):
         return delay  # the usual case, checked without the isinstance calls below
-    return refused_unless_valid(plan.definition.name, backoff, retry, delay)
+    owner = plan.wording.owner(plan.definition.name)
+    return refused_unless_valid(owner, backoff, retry, delay)
 
 
 def refused_unless_valid(
-    waiter: str, backoff: Backoff, retry: RetryContext, delay: Any
+    owner: str, backoff: Backoff, retry: RetryContext, delay: Any
 ) -> float:
-    """`delay`, as `backoff` answered `retry` for `waiter`, if it is a number of
-    seconds >= 0; else a `WaiterConfigurationError` that says what it returned."""
+    """`delay`, as `backoff` answered `retry` for `owner` (who the error names:
+    "waiter NAME"), if it is a number of seconds >= 0; else a
+    `WaiterConfigurationError` that says what it returned."""
     if (
         isinstance(delay, bool)
         or not isinstance(delay, (int, float))
         or not 0 <= delay <= MAX_SECONDS
     ):
         raise WaiterConfigurationError(
-            f"waiter {waiter}: backoff {backoff!r} returned {delay!r} "
+            f"{owner}: backoff {backoff!r} returned {delay!r} "
             f"for retry {retry.attempt}; a strategy must return a number of seconds "
             f">= 0 (and at most {MAX_SECONDS})"
         )

@@ -476,7 +476,9 @@ class _CustomBase(_WaiterBase[Any, Any]):
         context = new_context(1, total, options.min_delay, options.max_delay, None, rng)
         delay = backoff(context)
         if not is_plain_delay(delay):
-            delay = refused_unless_valid(self.definition.name, backoff, context, delay)
+            delay = refused_unless_valid(
+                f"waiter {self.definition.name}", backoff, context, delay
+            )
         if total - delay <= options.min_delay:
             return total, True
         return delay, False

@@ -104,14 +104,15 @@ def run_sync(
         actions.close()
 
 
-def check_cancel_event(cancel: object, waiter: str = "") -> None:
+def check_cancel_event(cancel: object, owner: str = "") -> None:
     """Refuse a `cancel=` that is not an event, before any request (naming the
-    `waiter` whose wait was given it, when there is one)."""
+    `owner` whose wait was given it, "waiter NAME" or "poller NAME", when there is one).
+    """
     if not (
         callable(getattr(cancel, "is_set", None))
         and callable(getattr(cancel, "wait", None))
     ):
-        whose = f"waiter {waiter}: " if waiter else ""
+        whose = f"{owner}: " if owner else ""
         raise WaiterConfigurationError(
             f"{whose}cancel= takes a threading.Event (anything with is_set() and "
             f"wait(timeout)), not {type(cancel).__name__}; set the event from "

@@ -12,6 +12,7 @@ from typing import Any
 from .definition import AcceptorState
 from .printable import printable, shortened
 from .results import WaiterResult
+from .wording import WAITER, Wording
 
 __all__ = [
     "WaiterCancelledError",
@@ -49,14 +50,17 @@ def service_text(text: str, limit: int = CODE_LIMIT) -> str:
     return printable(shortened(text, limit))
 
 
-def _summary(result: WaiterResult[Any]) -> str:
-    """`after N attempt(s) in T s, last <state or error code>`."""
+def _summary(result: WaiterResult[Any], wording: Wording = WAITER) -> str:
+    """`after N attempt(s) in T s, last <state or error code>`; a front end with
+    its own judge (`wording.verdicts`) says the judge's answer, not a state."""
     plural = "" if result.attempts == 1 else "s"
     last = result.last_attempt
     if last is None:
         seen = "no response"
     elif last.error_type is not None:
         seen = f"last error {service_text(last.error_type)}"
+    elif wording.verdicts is not None:
+        seen = f"last {wording.verdict(last.state is AcceptorState.SUCCESS)}"
     else:
         seen = f"last state {last.state.value}"
     return f"after {result.attempts} attempt{plural} in {result.elapsed:.1f}s, {seen}"
@@ -102,11 +106,12 @@ class WaiterFailureStateError(WaiterError):
         acceptor_index: int,
         matcher: str,
         reason: str | None = None,
+        wording: Wording = WAITER,
     ) -> None:
         because = f": {service_text(reason, len(reason))}" if reason else ""
         super().__init__(
-            f"waiter {result.waiter} reached a failure state{because} "
-            f"(acceptor {acceptor_index}, {matcher}) {_summary(result)}",
+            f"{wording.owner(result.waiter)} reached a failure state{because} "
+            f"(acceptor {acceptor_index}, {matcher}) {_summary(result, wording)}",
             result,
         )
         self.acceptor_index = acceptor_index
@@ -123,11 +128,12 @@ class WaiterOperationError(WaiterError):
         error_code: str,
         advice: str,
         unmatched: str = "which no acceptor matches",
+        wording: Wording = WAITER,
     ) -> None:
         super().__init__(
-            f"waiter {result.waiter} stopped: the operation raised "
+            f"{wording.owner(result.waiter)} stopped: {wording.call} raised "
             f"{service_text(error_code)}, "
-            f"{unmatched}, {_summary(result)}; {advice}",
+            f"{unmatched}, {_summary(result, wording)}; {advice}",
             result,
         )
         self.error_code = error_code
@@ -143,10 +149,13 @@ class WaiterTimeoutError(WaiterError):
         max_wait_time: float,
         why: str,
         hint: str = "",
+        wording: Wording = WAITER,
     ) -> None:
+        option = wording.deadline_option
         super().__init__(
-            f"waiter {result.waiter} timed out: {why} (max_wait_time={max_wait_time:g}s) "
-            f"{_summary(result)}; pass a larger max_wait_time to wait longer{hint}",
+            f"{wording.owner(result.waiter)} timed out: {why} "
+            f"({option}={max_wait_time:g}s) {_summary(result, wording)}; "
+            f"pass a larger {option} to wait longer{hint}",
             result,
         )
         self.max_wait_time = max_wait_time
@@ -156,17 +165,20 @@ class WaiterCancelledError(WaiterError):
     """The wait's `cancel` event was set before any acceptor reached success or
     failure (the sync twin of cancelling an async waiter's task)."""
 
-    def __init__(self, result: WaiterResult[Any]) -> None:
+    def __init__(self, result: WaiterResult[Any], wording: Wording = WAITER) -> None:
         super().__init__(
-            f"waiter {result.waiter} was cancelled (its cancel event was set, or "
-            "cancel_saved / cancel_wait ended it between polls) "
-            f"{_summary(result)}",
+            f"{wording.owner(result.waiter)} was cancelled ({wording.cancelled_by}) "
+            f"{_summary(result, wording)}",
             result,
         )
 
 
 class WaiterMaxAttemptsError(WaiterError):
-    """`max_attempts` polls were made; says how much of `max_wait_time` was left unused."""
+    """`max_attempts` polls were made; says how much of `max_wait_time` was left unused.
+
+    `by_rule`: the front end's own stop rule ended the wait (a poller's
+    `max_attempts` given as a function), not a cap of `max_attempts` polls.
+    """
 
     def __init__(
         self,
@@ -176,27 +188,45 @@ class WaiterMaxAttemptsError(WaiterError):
         max_wait_time: float,
         remaining: float,
         hint: str = "",
+        wording: Wording = WAITER,
+        by_rule: bool = False,
     ) -> None:
-        if math.isinf(max_wait_time):
-            left = "with no max_wait_time; raise max_attempts to keep waiting"
-        elif remaining <= 0.0:  # the last poll was also the deadline's final one
-            left = (
-                f"as max_wait_time={max_wait_time:g}s ran out too; raise both to "
-                "keep waiting"
-            )
-        else:
-            left = (
-                f"with {remaining:.1f}s of max_wait_time={max_wait_time:g}s still left; "
-                "raise max_attempts to use the whole max_wait_time"
-            )
+        reached = (
+            "its max_attempts function said stop"
+            if by_rule
+            else f"max_attempts={max_attempts} reached"
+        )
+        left = _room_left(max_wait_time, remaining, wording, by_rule)
         super().__init__(
-            f"waiter {result.waiter} gave up: max_attempts={max_attempts} reached "
-            f"{_summary(result)}, {left}{hint}",
+            f"{wording.owner(result.waiter)} gave up: {reached} "
+            f"{_summary(result, wording)}, {left}{hint}",
             result,
         )
         self.max_attempts = max_attempts
         self.max_wait_time = max_wait_time
         self.remaining = remaining
+
+
+def _room_left(
+    max_wait_time: float, remaining: float, wording: Wording, by_rule: bool
+) -> str:
+    """What was left of the deadline when the attempts ran out, and what to raise
+    (in the front end's words: a poller's deadline is its `timeout`)."""
+    option, going_on = wording.deadline_option, wording.going_on
+    more = (
+        "have the max_attempts function allow more attempts"
+        if by_rule
+        else "raise max_attempts"
+    )
+    if math.isinf(max_wait_time):
+        return f"with no {option}; {more} to keep {going_on}"
+    if remaining <= 0.0:  # the last poll was also the deadline's final one
+        both = f"{more} and {option}" if by_rule else "raise both"
+        return f"as {option}={max_wait_time:g}s ran out too; {both} to keep {going_on}"
+    return (
+        f"with {remaining:.1f}s of {option}={max_wait_time:g}s still left; "
+        f"{more} to use the whole {option}"
+    )
 
 
 class WaiterEvaluationError(WaiterError):

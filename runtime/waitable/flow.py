@@ -106,6 +106,7 @@ from .matching import Verdict, input_to_jmespath, match_error, match_output
 from .options import WaitOptions
 from .history import STATE_CODES, WIDTH, History
 from .results import Attempt, Retry, WaiterResult, new_result
+from .wording import WAITER, Wording
 
 __all__ = [
     "Action",
@@ -186,6 +187,9 @@ class WaitPlan:
     #: whose errors are its own): the engine's INFO lines, in a waiter's words
     #: (acceptors, polls), are left out. Attempts are still logged at DEBUG.
     own_log: bool = False
+    #: How the engine's messages and log lines name the front end and what to
+    #: do (`waitable.wording`): a waiter's words unless the front end gives its own.
+    wording: Wording = WAITER
     #: The wall clock (`Clock.wall`, else `time.time`) that shared token buckets
     #: and rate limiters are fed, whichever clock a wait runs on; None: the flow's.
     wall: Callable[[], float] | None = None
@@ -326,7 +330,8 @@ def flow(
     except Cancel as cancel:  # thrown in by the sync driver: its event is set
         if cancel.call is not None:  # between retries: the poll's tries are kept
             _record_cancelled(plan, state, input, cancel.call)
-        _fail(plan, WaiterCancelledError(_result(state, plan.definition, now())))
+        result = _result(state, plan.definition, now())
+        _fail(plan, WaiterCancelledError(result, plan.wording))
 
 
 def _record_cancelled(
@@ -382,7 +387,12 @@ def _too_late(
         WaiterTimeoutError(
             _result(state, plan.definition, now),
             max_wait_time=plan.options.max_wait_time,
-            why=_late_reason(outcome, now - state.deadline if state.final else 0.0),
+            why=_late_reason(
+                outcome,
+                now - state.deadline if state.final else 0.0,
+                plan.wording.attempt,
+            ),
+            wording=plan.wording,
         ),
     )
 
@@ -532,7 +542,7 @@ def _decide_in_general(
     ):
         # the Attempt, read back (history_limit >= 1)
         past = finished - state.deadline if state.final else 0.0
-        why = _late_reason(outcome, past) if late else None
+        why = _late_reason(outcome, past, plan.wording.attempt) if late else None
         _report(plan, history[-1], why, not isinstance(outcome, CutOff))
     if broken is not None:
         error = broken.with_result(_result(state, definition, finished))
@@ -562,8 +572,8 @@ def _conclude(
             and logger.isEnabledFor(_INFO)
         ):
             logger.info(
-                "waiter %s succeeded after %d attempt(s) in %.3fs",
-                definition.name,
+                "%s succeeded after %d attempt(s) in %.3fs",
+                plan.wording.owner(definition.name),
                 result.attempts,
                 result.elapsed,
             )
@@ -581,6 +591,7 @@ def _conclude(
                     else definition.acceptors[index].matcher.describe()
                 ),
                 reason=verdict.reason,
+                wording=plan.wording,
             ),
         )
     return None
@@ -649,6 +660,8 @@ def _check_room(plan: WaitPlan, state: WaitState, now: float, remaining: float) 
                 max_wait_time=options.max_wait_time,
                 remaining=0.0 if state.final else max(remaining, 0.0),
                 hint=_opaque_output_hint(plan.definition, result),
+                wording=plan.wording,
+                by_rule=cap is None,
             ),
         )
     if state.final or remaining <= _EPSILON:
@@ -658,10 +671,18 @@ def _check_room(plan: WaitPlan, state: WaitState, now: float, remaining: float) 
             WaiterTimeoutError(
                 result,
                 max_wait_time=options.max_wait_time,
-                why="no acceptor reached success or failure by the deadline",
+                why=_not_decided(plan.wording),
                 hint=_opaque_output_hint(plan.definition, result),
+                wording=plan.wording,
             ),
         )
+
+
+def _not_decided(wording: Wording) -> str:
+    """Why a wait timed out at its deadline: no acceptor (or judge) ended it."""
+    if wording.verdicts is None:
+        return "no acceptor reached success or failure by the deadline"
+    return f"{wording.verdict(False)} by the deadline"
 
 
 _PATH_MATCHERS = (OutputMatcher, InputOutputMatcher, BotocorePathMatcher)
@@ -713,11 +734,12 @@ def _judge_safely(
         return None, broken
 
 
-def _late_reason(outcome: Outcome, past: float) -> str:
+def _late_reason(outcome: Outcome, past: float, attempt: str = "poll") -> str:
     """Why a poll that ended (or would have begun) too late decided nothing; `past`:
     how long after the deadline the final poll, which may run up to its
     `min_delay` allowance past it, was cut off (0 for any other poll: it is cut
-    off at the deadline, however late the event loop ran the cut)."""
+    off at the deadline, however late the event loop ran the cut); `attempt`:
+    what the front end calls a poll (`Wording.attempt`)."""
     if isinstance(outcome, CutOff):
         if past > EPSILON:
             return (
@@ -726,7 +748,10 @@ def _late_reason(outcome: Outcome, past: float) -> str:
             )
         return "the request was cut off at the deadline"
     if isinstance(outcome, Late):
-        return "the next poll could only start after the deadline, so it was not made"
+        return (
+            f"the next {attempt} could only start after the deadline, so it was "
+            "not made"
+        )
     return "the response arrived after the deadline"
 
 
@@ -762,8 +787,11 @@ def _report(
     why a poll that ended past the deadline was not judged (`_late_reason`), and
     `answered` is False for a request cut off before any answer came."""
     if logger.isEnabledFor(logging.DEBUG):
+        wording = plan.wording
         if late is not None:
             decided = f"not judged: {late}"
+        elif wording.verdicts is not None:
+            decided = wording.verdict(attempt.state is AcceptorState.SUCCESS)
         elif attempt.acceptor_index is None:
             decided = "no acceptor matched"
         else:
@@ -778,10 +806,8 @@ def _report(
         else:
             seen = "output"
         logger.debug(
-            "waiter %s attempt %d at %.3fs (after %.3fs delay, took %.3fs, "
-            "%d retries): %s; %s -> %s",
-            plan.definition.name,
-            attempt.number,
+            "%s at %.3fs (after %.3fs delay, took %.3fs, %d retries): %s; %s -> %s",
+            wording.attempt_of(plan.definition.name, attempt.number),
             attempt.started_at,
             attempt.delay,
             attempt.duration,
@@ -811,8 +837,30 @@ def _fail(plan: WaitPlan, error: Exception) -> NoReturn:
 def _fail_operation(
     plan: WaitPlan, state: WaitState, now: float, cause: Exception, code: str
 ) -> NoReturn:
-    crt = crt_network_failure(cause)
+    wording = plan.wording
     name = type(cause).__name__
+    if wording.raised_advice is not None:  # a front end with its own retry_on advice
+        unmatched, advice = wording.unlisted, wording.raised_advice.format(name=name)
+    else:
+        unmatched, advice = _operation_advice(plan, state, cause, name)
+    error = WaiterOperationError(
+        _result(state, plan.definition, now),
+        error_code=code,
+        advice=advice,
+        unmatched=unmatched,
+        wording=wording,
+    )
+    if not plan.own_log:
+        logger.info("%s", error)
+    raise error from cause
+
+
+def _operation_advice(
+    plan: WaitPlan, state: WaitState, cause: Exception, name: str
+) -> tuple[str, str]:
+    """Why a waiter's acceptors did not decide the error `cause` (class `name`)
+    that ended the wait, and what to do about it."""
+    crt = crt_network_failure(cause)
     last = state.history[-1] if state.history else None
     unmatched = "which acceptors do not judge"  # a transport error: no answer to judge
     if crt is not None:
@@ -854,15 +902,7 @@ def _fail_operation(
             "an error that no acceptor matches ends the wait (the spec's implicit "
             "failure); " + _retry_advice(plan, last, unset=check, declined=check)
         )
-    error = WaiterOperationError(
-        _result(state, plan.definition, now),
-        error_code=code,
-        advice=advice,
-        unmatched=unmatched,
-    )
-    if not plan.own_log:
-        logger.info("%s", error)
-    raise error from cause
+    return unmatched, advice
 
 
 def _retry_advice(

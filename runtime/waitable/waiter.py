@@ -601,7 +601,7 @@ class Waiter(_WaiterBase[InputT, OutputT]):
             max_wait_time, min_delay, max_delay, max_attempts, backoff
         )
         if cancel is not None:
-            check_cancel_event(cancel, plan.definition.name)
+            check_cancel_event(cancel, plan.wording.owner(plan.definition.name))
         clock, call = self.clock, self._call
         state = self._begin(plan, clock.now())
         result: WaiterResult[OutputT] = run_sync(
