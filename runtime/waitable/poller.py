@@ -38,7 +38,7 @@ from .backoff import RetryContext
 from .clock import CancelEvent, Clock, SystemClock
 from .custom import PredicateMatcher
 from .definition import Acceptor, AcceptorState, Matcher, WaiterDefinition
-from .drivers import run_async, run_sync
+from .drivers import check_cancel_event, run_async, run_sync
 from .errors import (
     WaiterCancelledError,
     WaiterConfigurationError,
@@ -58,6 +58,7 @@ from .options import (
 )
 from .results import Attempt, WaiterResult
 from .seconds import MAX_SECONDS, describe_value
+from .wording import Wording
 
 __all__ = [
     "FINAL_CHECK_TIME",
@@ -88,6 +89,24 @@ else:
 #: With `timeout=`, a delay that would leave less than this (seconds) before the
 #: deadline is stretched to it: the last check is made at the deadline.
 FINAL_CHECK_TIME = 0.1
+
+#: A poller's words in the engine's messages and log lines: "poller NAME", its
+#: `timeout` and `retry_on`, its check met or not (no acceptors), and no
+#: `cancel_saved` / `cancel_wait`, which a poller does not have.
+POLLER_WORDING = Wording(
+    "poller",
+    deadline_option="timeout",
+    cancelled_by="its cancel event was set",
+    verdicts=("condition met", "condition not met"),
+    call="the check",
+    attempt="check",
+    going_on="polling",
+    raised_advice=(
+        "an exception the check raises ends the poll; pass retry_on=({name},) to "
+        "count it as an unmet attempt"
+    ),
+    unlisted="which retry_on does not list",
+)
 
 _READY = Verdict(AcceptorState.SUCCESS, 0)
 _NOT_READY = Verdict(AcceptorState.RETRY, None)
@@ -284,6 +303,8 @@ class Poller(Generic[ValueT]):
         """
         if self._final is not None:
             return self._final
+        if cancel is not None:  # refused in the poller's name, not the engine's
+            check_cancel_event(cancel, POLLER_WORDING.owner(self.name))
         with self._one_call("poll"):
             return self._poll_sync(cancel)
 
@@ -411,6 +432,7 @@ class Poller(Generic[ValueT]):
             judge=self._judge,
             stop=self._stop,
             deadline_bounds_starts=True,
+            wording=POLLER_WORDING,
         )
         if self._wait is None:
             self._wait = start(plan, self.clock.now())
