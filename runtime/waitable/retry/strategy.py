@@ -36,7 +36,7 @@ from ..definition import (
     SuccessMatcher,
     WaiterDefinition,
 )
-from ..drivers import run_async, run_sync
+from ..drivers import check_cancel_event, run_async, run_sync
 from ..error_codes import error_code
 from ..errors import (
     WaiterCancelledError,
@@ -52,6 +52,7 @@ from ..matching import Verdict
 from ..options import WaitOptions, given_backoff, makes_strategies, refuse_class
 from ..results import WaiterResult
 from ..seconds import MAX_SECONDS, describe_value
+from ..wording import Wording
 from .directives import RetryDirective, TerminateAndSucceed
 from .policy import RetryPolicy, StandardRetryPolicy
 from .token_bucket import StandardRetryTokenBucket
@@ -283,6 +284,8 @@ class StandardRetryStrategy:
         refuses an async client: its coroutine is no result.
         """
         refuse_coroutine_function(block, _ASYNC_BLOCK)
+        if cancel is not None:
+            check_cancel_event(cancel, RETRY_WORDING.owner(""))
         plan, once = self._plan(policy)
 
         def call() -> Any:
@@ -368,6 +371,7 @@ class StandardRetryStrategy:
             judge=judge,
             call_retry=retrying,
             own_log=True,
+            wording=RETRY_WORDING,
             wall=None if self.token_bucket is None else wall_reading(self.clock),
         )
         return plan, once
@@ -397,6 +401,20 @@ class _EvaluatedOnce:
     def __repr__(self) -> str:
         """The user's policy, as errors about its answers name it."""
         return repr(self.policy)
+
+
+#: `retry`'s words in the engine's messages and DEBUG lines: it names itself,
+#: not "waiter retry" (its definition's internal name), and its policy judges.
+RETRY_WORDING = Wording(
+    "StandardRetryStrategy.retry",
+    named=False,
+    deadline_option="max_time",
+    cancelled_by="its cancel event was set",
+    verdicts=("the retry policy said succeed", "the retry policy did not say succeed"),
+    call="the block",
+    attempt="try",
+    going_on="retrying",
+)
 
 
 _RETRY_DEFINITION = WaiterDefinition(
