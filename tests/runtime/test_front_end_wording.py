@@ -16,9 +16,11 @@ import asyncio
 import dataclasses
 import logging
 import random
+import re
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -461,3 +463,29 @@ def test_retrys_bad_cancel_names_the_strategy() -> None:
     with pytest.raises(WaiterConfigurationError) as refused:
         strategy.retry(StandardRetryPolicy(), lambda: 1, cancel=3)  # type: ignore[arg-type]
     assert str(refused.value).startswith("StandardRetryStrategy.retry: cancel= takes")
+
+
+def test_a_poll_once_made_after_the_timeout_says_check_not_poll() -> None:
+    clock = VirtualClock()
+    poller = Poller(
+        lambda: False, timeout=1, max_attempts=None, clock=clock, name="click_saved"
+    )
+    with logged() as lines:
+        assert poller.poll_once().status is PollStatus.ATTEMPT_FAILED
+        clock.advance(5)  # the caller's scheduler came back late
+        assert poller.poll_once().status is PollStatus.RETRIES_EXHAUSTED
+    assert lines[-1] == (
+        "INFO poller click_saved timed out: the next check could only start after "
+        "the deadline, so it was not made (timeout=1s) after 1 attempt in 0.0s, "
+        "last condition not met; pass a larger timeout to wait longer"
+    )
+    assert_a_pollers(lines)
+
+
+def test_the_readmes_poller_log_line_is_what_a_poller_logs() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    quoted = re.search(r"`(poller click_saved\s+gave up:[^`]*)`", readme)
+    assert quoted is not None
+    line = " ".join(quoted.group(1).split())  # the README wraps it
+    lines, _ = poller_texts(answers(False))  # seed 002's defaults: 5 attempts
+    assert f"INFO {line}" in lines
