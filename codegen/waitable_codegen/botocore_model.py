@@ -21,10 +21,15 @@ written exactly as a Smithy model is. Per service:
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .errors import UsageError
+from waitable.botocore_waiters import translate_waiter
+from waitable.definition import WaiterDefinitionError
+from waitable.trait_keys import is_waiter_name
+
+from .errors import GenerationError, UsageError
 
 __all__ = [
     "BOTOCORE_MATCHER",
@@ -33,6 +38,7 @@ __all__ = [
     "botocore_services",
     "namespace_of",
     "smithy_document",
+    "waiters_of",
 ]
 
 BOTOCORE_MATCHER = "botocore"
@@ -65,27 +71,144 @@ def botocore_loader() -> Any:
 
 
 def botocore_services(loader: Any, wanted: Iterable[str]) -> list[str]:
-    """The services `wanted` names (`all`: every one with waiters), checked, in order."""
-    available = sorted(
-        service
-        for service in loader.list_available_services("waiters-2")
-        if loader.load_service_model(service, "waiters-2").get("waiters")
-    )
+    """The services `wanted` names (`all`: every one with waiters), checked, in order.
+
+    Only the waiters files of the services chosen are read strictly: a broken one
+    (custom data under `AWS_DATA_PATH`) stops `all`, or its own service, with a
+    `GenerationError`, never a run for another service.
+    """
+    listed = sorted(loader.list_available_services("waiters-2"))
     chosen: list[str] = []
     for name in wanted:
-        names = available if name == "all" else [name]
-        for service in names:
-            if service not in available:
+        for service in listed if name == "all" else [name]:
+            has_waiters = service in listed and bool(waiters_of(loader, service))
+            if name != "all" and not has_waiters:
+                shown = ", ".join(_with_waiters(loader, listed))
                 raise UsageError(
                     f"--botocore {service}: the installed botocore has no waiters for "
-                    f"this service; services with waiters: {', '.join(available)} "
-                    "(or pass all)"
+                    f"this service; services with waiters: {shown} (or pass all)"
                 )
-            if service not in chosen:
+            if has_waiters and service not in chosen:
                 chosen.append(service)
     if not chosen:
         raise UsageError("--botocore needs a service name (or all)")
     return chosen
+
+
+def _with_waiters(loader: Any, listed: Iterable[str]) -> list[str]:
+    """The services of `listed` with waiters, for a message: unreadable ones left out."""
+    shown = []
+    for service in listed:
+        try:
+            if waiters_of(loader, service):
+                shown.append(service)
+        except GenerationError:
+            continue
+    return shown
+
+
+def waiters_of(loader: Any, service: str) -> dict[str, Any]:
+    """The `waiters` map of `service`'s `waiters-2.json`, checked as botocore's
+    `WaiterModel` checks it (an object of version 2), or a `GenerationError` naming
+    the file: botocore's loader raises a bare JSON error for a file that is not
+    JSON, and a document of another version is one botocore refuses to run."""
+    try:
+        document = loader.load_service_model(service, "waiters-2")
+    except ValueError as exc:  # json's JSONDecodeError, or an integer too long
+        raise _data_error(loader, service, None, f"not JSON ({exc})") from None
+    if not isinstance(document, dict):
+        raise _data_error(loader, service, None, "not a JSON object")
+    waiters = document.get("waiters", {})
+    if document.get("version") != 2:  # botocore's own check, `!=` included
+        raise _data_error(
+            loader,
+            service,
+            None,
+            f"version {document.get('version')!r}, and botocore runs only "
+            "version 2 waiters",
+        )
+    if not isinstance(waiters, dict):
+        raise _data_error(loader, service, None, '"waiters" is not an object')
+    return waiters
+
+
+def _waiters_path(loader: Any, service: str) -> str:
+    """The `waiters-2.json` botocore reads for `service` (search paths in order: a
+    custom data directory under `AWS_DATA_PATH` first), for messages."""
+    try:
+        version = loader.determine_latest_version(service, "waiters-2")
+        for root in loader.search_paths:
+            path = os.path.join(root, service, version, "waiters-2.json")
+            if os.path.isfile(path) or os.path.isfile(path + ".gz"):
+                return path
+    except Exception:  # only a message's detail: botocore's own error is elsewhere
+        pass
+    return f"{service}'s waiters-2.json"
+
+
+def _data_error(
+    loader: Any, service: str, waiter: str | None, detail: str
+) -> GenerationError:
+    """The one-line error for bad botocore waiter data, naming the file and what to do."""
+    what = f"botocore waiter {service}.{waiter}" if waiter else f"botocore {service}"
+    return GenerationError(
+        f"{what} ({_waiters_path(loader, service)}): {detail}; nothing was written: "
+        "fix or remove it there (custom data under AWS_DATA_PATH comes first), or "
+        "reinstall botocore"
+    )
+
+
+def _check_waiter(loader: Any, service: str, name: str, config: Any) -> None:
+    """Refuse, naming the waiter, what `waitable wait` could not translate (the
+    runtime's `translate_waiter`: missing keys, an unknown matcher, a path that does
+    not parse, a `maxAttempts` that counts no attempts, a delay past 100 years) and
+    what a generated class cannot hold (a whole-second delay, an UpperCamelCase name).
+
+    Without this the run failed with "internal error" on malformed data, or wrote a
+    package that raised at import, or one with limits the runtime refuses.
+    """
+    if not isinstance(config, Mapping):
+        raise _data_error(loader, service, name, "the waiter is not a JSON object")
+    if not isinstance(config.get("operation"), str):
+        raise _data_error(loader, service, name, '"operation" is not a string')
+    acceptors = config.get("acceptors")
+    if "acceptors" in config and (
+        not isinstance(acceptors, list)
+        or not all(isinstance(acceptor, Mapping) for acceptor in acceptors)
+    ):
+        raise _data_error(
+            loader, service, name, '"acceptors" is not a list of JSON objects'
+        )
+    try:
+        translate_waiter(service, name, config)
+    except (
+        WaiterDefinitionError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        OverflowError,
+    ) as exc:
+        what = str(exc) or type(exc).__name__
+        prefix = f"botocore waiter {service}.{name}"
+        what = what[len(prefix) :].lstrip(":, ") if what.startswith(prefix) else what
+        raise _data_error(loader, service, name, what) from None
+    delay = config["delay"]
+    if isinstance(delay, bool) or not isinstance(delay, int) or delay < 1:
+        raise _data_error(
+            loader,
+            service,
+            name,
+            f"delay {delay!r}, but a generated waiter needs a whole number of "
+            "seconds, at least 1",
+        )
+    if not is_waiter_name(name):
+        raise _data_error(
+            loader,
+            service,
+            name,
+            "a generated waiter's name must be UpperCamelCase letters and "
+            "digits (^[A-Z]+[A-Za-z0-9]*$), as botocore's own waiters are",
+        )
 
 
 def namespace_of(service: str) -> str:
@@ -103,21 +226,25 @@ def smithy_document(loader: Any, services: Iterable[str]) -> dict[str, Any]:
 
 def _service_shapes(loader: Any, service: str) -> dict[str, Any]:
     model = loader.load_service_model(service, "service-2")
-    waiters = loader.load_service_model(service, "waiters-2").get("waiters", {})
+    waiters = waiters_of(loader, service)
     namespace = namespace_of(service)
     converter = _Converter(namespace, model.get("shapes", {}))
     by_operation: dict[str, dict[str, Any]] = {}
     for name in sorted(waiters):
         config = waiters[name]
+        _check_waiter(loader, service, name, config)
         by_operation.setdefault(config["operation"], {})[name] = _waiter(config)
     operations = model.get("operations", {})
     out: dict[str, Any] = {}
     for operation, trait in sorted(by_operation.items()):
         body = operations.get(operation)
-        if body is None:
-            raise UsageError(
-                f"botocore {service}: waiter {', '.join(trait)} polls operation "
-                f"{operation}, which service-2.json does not define; update botocore"
+        if not isinstance(body, Mapping):
+            raise _data_error(
+                loader,
+                service,
+                ", ".join(trait),
+                f"polls operation {operation}, which the service's service-2.json "
+                "does not define",
             )
         out[f"{namespace}#{operation}"] = converter.operation(body, trait)
     metadata = model.get("metadata", {})

@@ -1,0 +1,173 @@
+"""`generate-waiters --botocore` on malformed waiter data (custom data under
+`AWS_DATA_PATH`, which botocore reads first): one line naming the service, the
+waiter, the file and what to do, exit status 1, nothing written (found by review
+s24-boto).
+
+Before, a waiter missing a key, a waiters file that is not JSON and the like ended
+in "internal error ... this is a bug"; a path that does not parse, or a delay past
+the runtime's 100 years, gave a package that raised at import; a `maxAttempts` the
+runtime refuses was written as is; and errors read "fix the smithy.waiters#waitable
+trait in the model", which botocore data has none of.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from waitable_codegen.cli import main
+
+SERVICE = {
+    "version": "2.0",
+    "metadata": {
+        "apiVersion": "2020-01-01",
+        "protocol": "json",
+        "serviceId": "My Service",
+        "endpointPrefix": "myservice",
+        "jsonVersion": "1.1",
+        "targetPrefix": "My",
+        "signatureVersion": "v4",
+        "uid": "myservice-2020-01-01",
+    },
+    "operations": {
+        "DescribeThing": {
+            "name": "DescribeThing",
+            "http": {"method": "POST", "requestUri": "/"},
+            "input": {"shape": "DescribeThingInput"},
+            "output": {"shape": "DescribeThingOutput"},
+        }
+    },
+    "shapes": {
+        "DescribeThingInput": {
+            "type": "structure",
+            "members": {"ThingId": {"shape": "String"}},
+        },
+        "DescribeThingOutput": {
+            "type": "structure",
+            "members": {"State": {"shape": "String"}},
+        },
+        "String": {"type": "string"},
+    },
+}
+READY = {
+    "operation": "DescribeThing",
+    "delay": 5,
+    "maxAttempts": 10,
+    "acceptors": [
+        {"state": "success", "matcher": "path", "argument": "State", "expected": "ok"}
+    ],
+}
+
+
+def _data(root: Path, service: str, waiters_text: str) -> Path:
+    """`service` laid out as botocore's data directory is; the waiters file's path."""
+    folder = root / service / "2020-01-01"
+    folder.mkdir(parents=True)
+    (folder / "service-2.json").write_text(json.dumps(SERVICE))
+    path = folder / "waiters-2.json"
+    path.write_text(waiters_text)
+    return path
+
+
+def _waiters(**waiters: Any) -> str:
+    return json.dumps({"version": 2, "waiters": waiters})
+
+
+def _run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, service: str = "myservice"
+) -> tuple[int, str, Path]:
+    monkeypatch.setenv("AWS_DATA_PATH", str(tmp_path / "data"))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["--botocore", service, "-o", str(out)])
+    return result.exit_code, result.output, out
+
+
+def _without(key: str) -> dict[str, Any]:
+    return {k: v for k, v in READY.items() if k != key}
+
+
+def _acceptor(**acceptor: Any) -> dict[str, Any]:
+    return {**READY, "acceptors": [{"state": "success", **acceptor}]}
+
+
+@pytest.mark.parametrize(
+    "waiter, words",
+    [
+        (_without("operation"), '"operation" is not a string'),
+        (_without("delay"), "misses 'delay'"),
+        (_without("maxAttempts"), "misses 'maxAttempts'"),
+        (_without("acceptors"), "misses 'acceptors'"),
+        (5, "the waiter is not a JSON object"),
+        ({**READY, "acceptors": "x"}, '"acceptors" is not a list of JSON objects'),
+        ({**READY, "acceptors": [7]}, '"acceptors" is not a list of JSON objects'),
+        ({**READY, "operation": "Nope"}, "polls operation Nope, which the service"),
+        # The package written before raised at import:
+        (_acceptor(matcher="path", argument="State[", expected="ok"), "JMESPath"),
+        ({**READY, "delay": 10**30}, "min_delay must be a positive, finite"),
+        # Written as is before, though `waitable wait` refuses it:
+        ({**READY, "maxAttempts": 2**60}, "maxAttempts must be an integer from 1"),
+        ({**READY, "maxAttempts": 10**400}, "maxAttempts must be an integer from 1"),
+        ({**READY, "delay": 0.5}, "delay 0.5, but a generated waiter needs a whole"),
+        (_acceptor(matcher="newKind", expected=1), "unknown matcher 'newKind'"),
+    ],
+)
+def test_a_malformed_waiter_is_named_with_its_file_and_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, waiter: Any, words: str
+) -> None:
+    path = _data(tmp_path / "data", "myservice", _waiters(Bad=waiter))
+    status, output, out = _run(tmp_path, monkeypatch)
+    assert status == 1, output
+    assert f"botocore waiter myservice.Bad ({path}): " in output
+    assert words in output
+    assert "fix or remove it there (custom data under AWS_DATA_PATH" in output
+    assert "internal error" not in output and "smithy.waiters" not in output
+    assert not out.exists()
+
+
+def test_a_waiter_name_no_class_can_take_is_named_as_botocore_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _data(tmp_path / "data", "myservice", _waiters(thingReady=READY))
+    status, output, _ = _run(tmp_path, monkeypatch)
+    assert status == 1
+    assert "botocore waiter myservice.thingReady" in output
+    assert "must be UpperCamelCase" in output and "smithy.waiters" not in output
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("{not json", "not JSON (Expecting property name"),
+        ("", "not JSON (Expecting value"),
+        ("[1, 2]", "not a JSON object"),
+        ('{"version": 2, "waiters": [1]}', '"waiters" is not an object'),
+        (
+            '{"version": 3, "waiters": {}}',
+            "version 3, and botocore runs only version 2",
+        ),
+    ],
+)
+def test_a_waiters_file_botocore_cannot_run_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, words: str
+) -> None:
+    path = _data(tmp_path / "data", "myservice", text)
+    status, output, out = _run(tmp_path, monkeypatch)
+    assert status == 1, output
+    assert f"botocore myservice ({path}): {words}" in output
+    assert "internal error" not in output and not out.exists()
+
+
+def test_a_broken_file_of_another_service_does_not_stop_this_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _data(tmp_path / "data", "myservice", _waiters(ThingReady=READY))
+    _data(tmp_path / "data", "broken", "{not json")
+    status, output, out = _run(tmp_path, monkeypatch)
+    assert status == 0, output
+    assert (out / "waiters.py").is_file()
+    status, output, _ = _run(tmp_path, monkeypatch, "all")
+    assert status == 1 and "botocore broken (" in output
