@@ -217,9 +217,22 @@ def namespace_of(service: str) -> str:
 
 
 def smithy_document(loader: Any, services: Iterable[str]) -> dict[str, Any]:
-    """One Smithy JSON AST document holding every service in `services`."""
+    """One Smithy JSON AST document holding every service in `services`.
+
+    Two services whose namespaces coincide (`my-svc` and `my_svc` or `my.svc`, from
+    custom data under `AWS_DATA_PATH`) are refused: one's shapes would silently
+    replace the other's, and its waiters would be missing from the package.
+    """
     shapes: dict[str, Any] = {}
+    owners: dict[str, str] = {}
     for service in services:
+        other = owners.setdefault(namespace_of(service), service)
+        if other != service:
+            raise UsageError(
+                f"--botocore {other} and --botocore {service} would both be "
+                f"generated as namespace {namespace_of(service)} (and one Python "
+                "package); generate them into separate output directories"
+            )
         shapes.update(_service_shapes(loader, service))
     return {"smithy": "2.0", "shapes": shapes}
 

@@ -171,3 +171,20 @@ def test_a_broken_file_of_another_service_does_not_stop_this_one(
     assert (out / "waiters.py").is_file()
     status, output, _ = _run(tmp_path, monkeypatch, "all")
     assert status == 1 and "botocore broken (" in output
+
+
+@pytest.mark.parametrize("other", ["my_svc", "my.svc"])
+def test_two_services_of_one_namespace_are_refused_not_merged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, other: str
+) -> None:
+    """`my-svc` and `my_svc` both became namespace `...my_svc`: one service's shapes
+    replaced the other's and the run wrote one package of 1 waiter, exit 0."""
+    for service in ("my-svc", other):
+        _data(tmp_path / "data", service, _waiters(ThingReady=READY))
+    monkeypatch.setenv("AWS_DATA_PATH", str(tmp_path / "data"))
+    out = tmp_path / "out"
+    args = ["--botocore", "my-svc", "--botocore", other, "-o", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert f"--botocore my-svc and --botocore {other} would both be" in result.output
+    assert not out.exists()
