@@ -223,7 +223,8 @@ def translate_waiter(
 
 def _waiters_document(service: str, session: Any) -> dict[str, Any]:
     """The raw `waiters` map of `service`'s `waiters-2.json`, or the error saying the
-    installed botocore has no waiters for it (no file, or an empty one)."""
+    installed botocore has no waiters for it (no file, or an empty one), or that its
+    version is not botocore's 2 (botocore's client would run none of them)."""
     botocore = _botocore()
     try:
         document = _loader(session).load_service_model(service, "waiters-2")
@@ -235,6 +236,14 @@ def _waiters_document(service: str, session: Any) -> dict[str, Any]:
         raise BotocoreWaiterError(
             f"the installed botocore has no waiters for service {service!r}; "
             f"services with waiters: {', '.join(available_services(session))}"
+        )
+    version = document.get("version") if isinstance(document, dict) else None
+    if version != 2:  # botocore's WaiterModel refuses any other, `!=` as here
+        raise BotocoreWaiterError(
+            f"botocore's waiters-2.json for service {service!r} has version "
+            f"{describe_value(version)}, and botocore runs only version 2 waiters "
+            "(its client refuses them all); fix the file (custom data under "
+            "AWS_DATA_PATH?) or reinstall botocore"
         )
     return waiters
 

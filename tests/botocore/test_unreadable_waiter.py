@@ -139,3 +139,30 @@ def test_the_largest_count_translates_with_a_finite_deadline(
     most = service_waiter("myservice", "Most", session)
     assert most.max_attempts == 2**53
     assert most.default_max_wait_time == 5.0 * 2**53
+
+
+@pytest.mark.parametrize("version", [3, "2", None])
+def test_a_waiters_file_of_another_version_is_refused_as_botocore_refuses_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: Any
+) -> None:
+    """botocore's `WaiterModel` runs only version 2 (its client's `get_waiter` and
+    `waiter_names` raise for any other); `waiter_class` translated such a file's
+    waiters as if it were version 2 (found by review s24-boto)."""
+    import botocore.waiter
+
+    folder = tmp_path / "myservice" / "2020-01-01"
+    folder.mkdir(parents=True)
+    document: dict[str, Any] = {"waiters": {"ThingReady": READY}}
+    if version is not None:
+        document["version"] = version
+    (folder / "waiters-2.json").write_text(json.dumps(document))
+    monkeypatch.setenv("AWS_DATA_PATH", str(tmp_path))
+    session = botocore.session.Session()
+    with pytest.raises(botocore.exceptions.WaiterConfigError):
+        botocore.waiter.WaiterModel(document)
+    for ask in (
+        lambda: waiter_class("myservice", "ThingReady", session=session),
+        lambda: waiter_names("myservice", session),
+    ):
+        with pytest.raises(BotocoreWaiterError, match="botocore runs only version 2"):
+            ask()
