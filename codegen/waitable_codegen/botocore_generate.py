@@ -65,8 +65,11 @@ def generate_botocore(
     )
     try:
         shapes, metadata = build_shapes([parse_document(text, source)])
-    except ModelError as exc:
-        raise GenerationError(f"{source}: {exc}") from None
+    except ModelError as exc:  # its message names `source` already: not twice
+        message = str(exc)
+        if not message.startswith(f"{source}: "):
+            message = f"{source}: {message}"
+        raise GenerationError(message) from None
     del text
     model = Model(shapes, metadata, (source,))
     from .plan import plan_generation

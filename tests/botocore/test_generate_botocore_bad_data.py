@@ -188,3 +188,16 @@ def test_two_services_of_one_namespace_are_refused_not_merged(
     assert result.exit_code == 2, result.output
     assert f"--botocore my-svc and --botocore {other} would both be" in result.output
     assert not out.exists()
+
+
+def test_a_model_error_names_the_botocore_source_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python's json reads NaN, which the Smithy document then refuses: the message
+    said "botocore X data: myservice: botocore X data: myservice: holds NaN"."""
+    nan = _acceptor(matcher="path", argument="State", expected=float("nan"))
+    _data(tmp_path / "data", "myservice", _waiters(ThingReady=nan))
+    status, output, out = _run(tmp_path, monkeypatch)
+    assert status == 1 and "holds NaN" in output
+    assert output.count("data: myservice:") == 1, output
+    assert not out.exists()
