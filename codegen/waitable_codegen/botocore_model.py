@@ -238,16 +238,23 @@ def smithy_document(loader: Any, services: Iterable[str]) -> dict[str, Any]:
 
 
 def _service_shapes(loader: Any, service: str) -> dict[str, Any]:
-    model = loader.load_service_model(service, "service-2")
+    model = _service_model(loader, service)
     waiters = waiters_of(loader, service)
     namespace = namespace_of(service)
-    converter = _Converter(namespace, model.get("shapes", {}))
+    shapes = model.get("shapes", {})
+    if not isinstance(shapes, Mapping):
+        raise _model_error(service, '"shapes" is not an object')
+    converter = _Converter(namespace, shapes, service)
     by_operation: dict[str, dict[str, Any]] = {}
     for name in sorted(waiters):
         config = waiters[name]
         _check_waiter(loader, service, name, config)
         by_operation.setdefault(config["operation"], {})[name] = _waiter(config)
     operations = model.get("operations", {})
+    metadata = model.get("metadata", {})
+    for key, value in (("operations", operations), ("metadata", metadata)):
+        if not isinstance(value, Mapping):
+            raise _model_error(service, f'"{key}" is not an object')
     out: dict[str, Any] = {}
     for operation, trait in sorted(by_operation.items()):
         body = operations.get(operation)
@@ -259,8 +266,12 @@ def _service_shapes(loader: Any, service: str) -> dict[str, Any]:
                 f"polls operation {operation}, which the service's service-2.json "
                 "does not define",
             )
-        out[f"{namespace}#{operation}"] = converter.operation(body, trait)
-    metadata = model.get("metadata", {})
+        try:
+            out[f"{namespace}#{operation}"] = converter.operation(body, trait)
+        except (KeyError, TypeError, AttributeError) as exc:  # its errors, malformed
+            raise _model_error(
+                service, f"operation {operation} is malformed ({exc!r})"
+            ) from None
     traits: dict[str, Any] = {"aws.api#service": {"sdkId": service}}
     title = metadata.get("serviceFullName")
     if isinstance(title, str) and title:
@@ -273,6 +284,29 @@ def _service_shapes(loader: Any, service: str) -> dict[str, Any]:
     }
     out.update(converter.converted)
     return out
+
+
+def _service_model(loader: Any, service: str) -> dict[str, Any]:
+    """`service`'s `service-2.json` as an object, or the `GenerationError` saying what
+    is wrong with it (not there, not JSON, no object), never botocore's bare error."""
+    missing = importlib.import_module("botocore.exceptions").DataNotFoundError
+    try:
+        model = loader.load_service_model(service, "service-2")
+    except missing:
+        raise _model_error(service, "not found beside its waiters-2.json") from None
+    except ValueError as exc:  # json's JSONDecodeError, or an integer too long
+        raise _model_error(service, f"not JSON ({exc})") from None
+    if not isinstance(model, dict):
+        raise _model_error(service, "not a JSON object")
+    return model
+
+
+def _model_error(service: str, detail: str) -> GenerationError:
+    """The one-line error for a bad `service-2.json` of botocore `service`."""
+    return GenerationError(
+        f"botocore {service} (its service-2.json): {detail}; nothing was written: "
+        "fix it (custom data under AWS_DATA_PATH comes first), or reinstall botocore"
+    )
 
 
 def _service_name(service: str) -> str:
@@ -303,9 +337,10 @@ def _waiter(config: Mapping[str, Any]) -> dict[str, Any]:
 class _Converter:
     """Converts the botocore shapes an operation reaches, each once."""
 
-    def __init__(self, namespace: str, shapes: Mapping[str, Any]) -> None:
+    def __init__(self, namespace: str, shapes: Mapping[str, Any], service: str) -> None:
         self.namespace = namespace
         self.shapes = shapes
+        self.service = service
         self.converted: dict[str, Any] = {}
 
     def target(self, name: str) -> dict[str, str]:
@@ -313,7 +348,16 @@ class _Converter:
         shape_id = f"{self.namespace}#{name}"
         if shape_id not in self.converted:
             self.converted[shape_id] = {}  # placeholder: recursive shapes end here
-            self.converted[shape_id] = self.shape(name, self.shapes[name])
+            if not isinstance(name, str) or name not in self.shapes:
+                raise _model_error(
+                    self.service, f"shape {name!r} is referenced but not defined"
+                )
+            try:
+                self.converted[shape_id] = self.shape(name, self.shapes[name])
+            except (KeyError, TypeError, AttributeError) as exc:  # a malformed shape
+                raise _model_error(
+                    self.service, f"shape {name!r} is malformed ({exc!r})"
+                ) from None
         return {"target": shape_id}
 
     def operation(
@@ -344,9 +388,10 @@ class _Converter:
             }
         if kind in _SIMPLE:
             return {"type": _SIMPLE[kind]}
-        raise UsageError(
-            f"botocore shape {name} has type {kind!r}, which generate-waiters does not "
-            "know; report it with the botocore version"
+        raise _model_error(
+            self.service,
+            f"shape {name!r} has type {kind!r}, which generate-waiters does not know "
+            "(if botocore's own data has it, report it with the botocore version)",
         )
 
     def structure(self, body: Mapping[str, Any]) -> dict[str, Any]:

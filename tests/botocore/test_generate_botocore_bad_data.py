@@ -201,3 +201,53 @@ def test_a_model_error_names_the_botocore_source_once(
     assert status == 1 and "holds NaN" in output
     assert output.count("data: myservice:") == 1, output
     assert not out.exists()
+
+
+def _service_with(change: Any) -> str:
+    service = json.loads(json.dumps(SERVICE))
+    change(service)
+    return json.dumps(service)
+
+
+@pytest.mark.parametrize(
+    "service_text, words",
+    [
+        ("{not json", "not JSON (Expecting property name"),
+        ("[]", "not a JSON object"),
+        (
+            _service_with(lambda s: s["shapes"].pop("String")),
+            "shape 'String' is referenced but not defined",
+        ),
+        (
+            _service_with(lambda s: s["shapes"].update(String={"type": "weird"})),
+            "shape 'String' has type 'weird', which generate-waiters does not know",
+        ),
+        (
+            _service_with(
+                lambda s: s["shapes"].update(String={"type": "list", "member": 1})
+            ),
+            "shape 'String' is malformed",
+        ),
+        (
+            _service_with(
+                lambda s: s["operations"]["DescribeThing"].update(errors=[{}])
+            ),
+            "operation DescribeThing is malformed",
+        ),
+        (_service_with(lambda s: s.update(operations=[])), '"operations" is not'),
+    ],
+)
+def test_a_malformed_service_model_is_named_with_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, service_text: str, words: str
+) -> None:
+    """A service-2.json under AWS_DATA_PATH that botocore's loader reads but the
+    converter cannot: it was "internal error" (KeyError and others), or for a shape
+    type it does not know a usage error (exit 2)."""
+    _data(tmp_path / "data", "myservice", _waiters(ThingReady=READY))
+    folder = tmp_path / "data" / "myservice" / "2020-01-01"
+    (folder / "service-2.json").write_text(service_text)
+    status, output, out = _run(tmp_path, monkeypatch)
+    assert status == 1, output
+    assert "botocore myservice (its service-2.json): " in output
+    assert words in output and "internal error" not in output
+    assert not out.exists()
