@@ -206,7 +206,7 @@ def translate_waiter(
         acceptors=tuple(acceptors),
         min_delay=delay,
         max_delay=delay,
-        documentation=config.get("description") or None,
+        documentation=_documentation(config.get("description")),
     )
     return BotocoreWaiter(
         service=service,
@@ -219,6 +219,15 @@ def translate_waiter(
         max_attempts=int(max_attempts),
         default_max_wait_time=float(delay) * int(max_attempts),
     )
+
+
+def _documentation(description: object) -> str | None:
+    """botocore's `description` as the definition's documentation: text only, as
+    `generate-waiters --botocore` keeps it (botocore ignores it when waiting), so a
+    number or a blank string is no docstring and both give the same definition."""
+    if isinstance(description, str) and description.strip():
+        return description
+    return None
 
 
 def _waiters_document(service: str, session: Any) -> dict[str, Any]:

@@ -251,3 +251,38 @@ def test_a_malformed_service_model_is_named_with_what_to_do(
     assert "botocore myservice (its service-2.json): " in output
     assert words in output and "internal error" not in output
     assert not out.exists()
+
+
+@pytest.mark.parametrize("description", [5, ["x"], "   ", True])
+def test_a_description_that_is_no_text_is_no_documentation_in_both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, description: Any
+) -> None:
+    """The runtime kept any `description` as the definition's documentation (a
+    number as a class's `__doc__`), the generator only non-blank text: the same
+    waiter gave two different definitions."""
+    import dataclasses
+    import importlib
+    import sys
+
+    import botocore.session
+
+    from waitable.botocore_waiters import service_waiter
+
+    _data(
+        tmp_path / "data",
+        "myservice",
+        _waiters(ThingReady={**READY, "description": description}),
+    )
+    status, output, out = _run(tmp_path, monkeypatch)
+    assert status == 0, output
+    waiter = service_waiter("myservice", "ThingReady", botocore.session.Session())
+    assert waiter.definition.documentation is None
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = importlib.import_module("out.waiters")
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [n for n in sys.modules if n == "out" or n.startswith("out.")]:
+            del sys.modules[name]
+    generated = dataclasses.replace(module.ThingReadyWaiter.definition, errors=())
+    assert generated == waiter.definition
