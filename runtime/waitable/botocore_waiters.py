@@ -130,9 +130,17 @@ def available_services(session: Any = None) -> list[str]:
 
 
 def _matcher(acceptor: Mapping[str, Any], where: str) -> Matcher:
-    """botocore's matcher of one acceptor as the runtime's matcher."""
+    """botocore's matcher of one acceptor as the runtime's matcher.
+
+    An acceptor without `expected` is refused as botocore's `AcceptorConfig`
+    refuses it (a `KeyError`): read as `null`, a path matcher would match a missing
+    value in a waiter botocore cannot build."""
     kind = acceptor.get("matcher")
-    expected = acceptor.get("expected")
+    if "expected" not in acceptor:
+        raise WaiterDefinitionError(
+            f"{where}: the acceptor has no `expected`, which botocore requires"
+        )
+    expected = acceptor["expected"]
     if kind in ("path", "pathAll", "pathAny"):
         argument = acceptor.get("argument")
         if not isinstance(argument, str):

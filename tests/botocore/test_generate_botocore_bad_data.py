@@ -286,3 +286,30 @@ def test_a_description_that_is_no_text_is_no_documentation_in_both(
             del sys.modules[name]
     generated = dataclasses.replace(module.ThingReadyWaiter.definition, errors=())
     assert generated == waiter.definition
+
+
+def test_an_acceptor_without_expected_is_refused_as_botocore_refuses_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """botocore's `AcceptorConfig` reads `config['expected']` (a KeyError without
+    it); the runtime read it as null, so a `path` acceptor matched a missing value
+    in a waiter botocore cannot build, and the generator refused it saying to "fix
+    the smithy.waiters#waitable trait"."""
+    import botocore.session
+    import botocore.waiter
+
+    from waitable.botocore_waiters import BotocoreWaiterError, service_waiter
+
+    bare = {"state": "success", "matcher": "path", "argument": "State"}
+    waiter = {**READY, "acceptors": [bare]}
+    with pytest.raises(KeyError):
+        botocore.waiter.AcceptorConfig(bare)
+    path = _data(tmp_path / "data", "myservice", _waiters(ThingReady=waiter))
+    status, output, out = _run(tmp_path, monkeypatch)
+    assert status == 1 and not out.exists()
+    assert f"botocore waiter myservice.ThingReady ({path}): acceptor 0: " in output
+    assert "has no `expected`, which botocore requires" in output
+    assert "smithy.waiters" not in output
+    session = botocore.session.Session()
+    with pytest.raises(BotocoreWaiterError, match="no `expected`"):
+        service_waiter("myservice", "ThingReady", session)
