@@ -119,14 +119,18 @@ def available_services(session: Any = None) -> list[str]:
     """The services of the installed botocore that define waiters, sorted (a
     service whose `waiters-2.json` is empty is left out)."""
     session = _session(session)
-    loader = _loader(session)
-    with_files = set(loader.list_available_services("waiters-2"))
-    return sorted(
-        service
-        for service in session.get_available_services()
-        if service in with_files
-        and loader.load_service_model(service, "waiters-2").get("waiters")
-    )
+    with_files = set(_loader(session).list_available_services("waiters-2"))
+    services = []
+    for service in session.get_available_services():
+        if service not in with_files:
+            continue
+        try:
+            document = _waiters_file(service, session)
+        except BotocoreWaiterError:  # unreadable: `waiter_names(service)` says why
+            continue
+        if isinstance(document, dict) and document.get("waiters"):
+            services.append(service)
+    return sorted(services)
 
 
 def _matcher(acceptor: Mapping[str, Any], where: str) -> Matcher:
@@ -238,15 +242,28 @@ def _documentation(description: object) -> str | None:
     return None
 
 
+def _waiters_file(service: str, session: Any) -> Any:
+    """`service`'s `waiters-2.json` as botocore's loader reads it (None without one),
+    or the `BotocoreWaiterError` saying it is not JSON: the loader's bare JSON error
+    (custom data under `AWS_DATA_PATH`) would escape every caller, `waitable wait
+    --list` included, as a traceback."""
+    botocore = _botocore()
+    try:
+        return _loader(session).load_service_model(service, "waiters-2")
+    except botocore.exceptions.DataNotFoundError:
+        return None
+    except ValueError as exc:  # json's JSONDecodeError, or an integer too long
+        raise BotocoreWaiterError(
+            f"botocore's waiters-2.json for service {service!r} is not JSON "
+            f"({exc}); fix it (custom data under AWS_DATA_PATH?) or reinstall botocore"
+        ) from None
+
+
 def _waiters_document(service: str, session: Any) -> dict[str, Any]:
     """The raw `waiters` map of `service`'s `waiters-2.json`, or the error saying the
     installed botocore has no waiters for it (no file, or an empty one), or that its
     version is not botocore's 2 (botocore's client would run none of them)."""
-    botocore = _botocore()
-    try:
-        document = _loader(session).load_service_model(service, "waiters-2")
-    except botocore.exceptions.DataNotFoundError:
-        document = None
+    document = _waiters_file(service, session)
     waiters = document.get("waiters") if isinstance(document, dict) else None
     if not waiters or not isinstance(waiters, dict):
         # no file, or an empty one (bedrock's): no service with waiters

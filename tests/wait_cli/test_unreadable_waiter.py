@@ -74,3 +74,51 @@ def test_the_other_waiters_of_the_service_still_wait(
     aws_client(fresh, "s3").create_bucket(Bucket=unique_name)
     result = run_wait(fresh, "s3", "bucket-exists", "--bucket", unique_name, "--quiet")
     assert result.exit_code == ExitCode.SUCCESS, result.output
+
+
+@pytest.fixture
+def a_waiters_file_that_is_not_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """A custom service whose waiters-2.json (under AWS_DATA_PATH) is not JSON."""
+    from waitable.wait_cli import sources
+
+    folder = tmp_path / "broken" / "2020-01-01"
+    folder.mkdir(parents=True)
+    (folder / "waiters-2.json").write_text("{not json")
+    (folder / "service-2.json").write_text(
+        json.dumps(
+            {
+                "version": "2.0",
+                "metadata": {"apiVersion": "2020-01-01", "protocol": "json"},
+                "operations": {},
+                "shapes": {},
+            }
+        )
+    )
+    monkeypatch.setenv("AWS_DATA_PATH", str(tmp_path))
+    botocore_waiters._default_session.cache_clear()
+    sources._botocore_data.cache_clear()
+    yield
+    botocore_waiters._default_session.cache_clear()
+    sources._botocore_data.cache_clear()
+
+
+@pytest.mark.usefixtures("a_waiters_file_that_is_not_json")
+def test_a_waiters_file_that_is_not_json_spoils_only_its_service() -> None:
+    """botocore's loader raises a bare JSONDecodeError for it: `waitable wait --list`
+    ended in a traceback for every service, and `waiter_class` let the JSON error
+    out (found by review s24-boto)."""
+    from waitable.wait_cli import sources
+
+    result = run_wait(None, "--list")
+    assert result.exit_code == ExitCode.SUCCESS, result.output
+    listed = result.stdout.split()
+    assert "s3" in listed and "broken" not in listed
+    result = run_wait(None, "--list", "broken")
+    assert result.exit_code == ExitCode.USAGE
+    assert "waiters-2.json for service 'broken' is not JSON" in result.output
+    with pytest.raises(botocore_waiters.BotocoreWaiterError, match="is not JSON"):
+        botocore_waiters.waiter_class("broken", "Anything")
+    services = [service for service, _ in sources._botocore_data()[0]]
+    assert "s3" in services and "broken" not in services

@@ -208,7 +208,10 @@ def _botocore_data() -> (
     loader = session.get_session().get_component("data_loader")
     waiters = []
     for service in loader.list_available_services("waiters-2"):
-        document = loader.load_service_model(service, "waiters-2")
+        try:
+            document = loader.load_service_model(service, "waiters-2")
+        except ValueError:  # not JSON (custom data): no waiters to tell a service by
+            continue
         found = document.get("waiters") if isinstance(document, dict) else None
         if isinstance(found, dict):
             pairs = frozenset(
