@@ -249,6 +249,15 @@ def _service_shapes(loader: Any, service: str) -> dict[str, Any]:
     for name in sorted(waiters):
         config = waiters[name]
         _check_waiter(loader, service, name, config)
+        if f"Async{name}" in waiters:
+            # Smithy's own message would advise --service, which --botocore refuses.
+            raise _data_error(
+                loader,
+                service,
+                f"Async{name}",
+                f"its class Async{name}Waiter would also be the asyncio class of "
+                f"waiter {name}; rename one of them",
+            )
         by_operation.setdefault(config["operation"], {})[name] = _waiter(config)
     operations = model.get("operations", {})
     metadata = model.get("metadata", {})

@@ -313,3 +313,16 @@ def test_an_acceptor_without_expected_is_refused_as_botocore_refuses_it(
     session = botocore.session.Session()
     with pytest.raises(BotocoreWaiterError, match="no `expected`"):
         service_waiter("myservice", "ThingReady", session)
+
+
+def test_a_waiter_named_async_and_another_waiters_name_is_named_as_botocore_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Foo` and `AsyncFoo` both make class `AsyncFooWaiter`: the refusal said to
+    "pick one service with --service", which `--botocore` refuses."""
+    path = _data(tmp_path / "data", "myservice", _waiters(Foo=READY, AsyncFoo=READY))
+    status, output, out = _run(tmp_path, monkeypatch)
+    assert status == 1 and not out.exists()
+    assert f"botocore waiter myservice.AsyncFoo ({path}): " in output
+    assert "asyncio class of waiter Foo; rename one of them" in output
+    assert "--service" not in output
