@@ -183,6 +183,11 @@ def translate_waiter(
     if xform_name is None:
         xform_name = _botocore().xform_name
     where = f"botocore waiter {service}.{name}"
+    if not isinstance(config, Mapping):  # else "misses 'int' object is not ..."
+        raise WaiterDefinitionError(
+            f"{where} is {describe_value(config)}, not a JSON object; botocore's "
+            "waiters-2.json maps each waiter name to an object"
+        )
     try:
         operation = config["operation"]
         delay = config["delay"]

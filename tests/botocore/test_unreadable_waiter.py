@@ -166,3 +166,18 @@ def test_a_waiters_file_of_another_version_is_refused_as_botocore_refuses_it(
     ):
         with pytest.raises(BotocoreWaiterError, match="botocore runs only version 2"):
             ask()
+
+
+@pytest.mark.parametrize("config", [5, "x", [READY], None])
+def test_a_waiter_that_is_no_object_is_named_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: Any
+) -> None:
+    """The message read "misses 'int' object is not subscriptable; botocore's
+    waiters-2.json requires operation, ..." (found by review s24-boto)."""
+    session = _session(tmp_path, monkeypatch, {"Odd": config, "Good": READY})
+    with pytest.raises(BotocoreWaiterError) as caught:
+        service_waiter("myservice", "Odd", session)
+    message = str(caught.value)
+    assert "botocore waiter myservice.Odd is " in message
+    assert "not a JSON object" in message and "misses" not in message
+    service_waiter("myservice", "Good", session)
