@@ -25,8 +25,7 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from waitable.botocore_waiters import translate_waiter
-from waitable.definition import WaiterDefinitionError
+from waitable.botocore_waiters import UNTRANSLATABLE, translate_waiter, untranslatable
 from waitable.trait_keys import is_waiter_name
 
 from .errors import GenerationError, UsageError
@@ -181,16 +180,9 @@ def _check_waiter(loader: Any, service: str, name: str, config: Any) -> None:
         )
     try:
         translate_waiter(service, name, config)
-    except (
-        WaiterDefinitionError,
-        TypeError,
-        ValueError,
-        AttributeError,
-        OverflowError,
-    ) as exc:
-        what = str(exc) or type(exc).__name__
-        prefix = f"botocore waiter {service}.{name}"
-        what = what[len(prefix) :].lstrip(":, ") if what.startswith(prefix) else what
+    except UNTRANSLATABLE as exc:
+        prefix = f"botocore waiter {service}.{name}"  # `_data_error` names it
+        what = untranslatable(exc, service, name)[len(prefix) :].lstrip(":, ")
         raise _data_error(loader, service, name, what) from None
     delay = config["delay"]
     if isinstance(delay, bool) or not isinstance(delay, int) or delay < 1:

@@ -58,9 +58,29 @@ __all__ = [
     "service_waiter",
     "service_waiters",
     "translate_waiter",
+    "UNTRANSLATABLE",
+    "untranslatable",
     "waiter_class",
     "waiter_names",
 ]
+
+#: What `translate_waiter` raises for botocore waiter data it cannot translate.
+UNTRANSLATABLE = (
+    WaiterDefinitionError,
+    TypeError,
+    ValueError,
+    AttributeError,
+    OverflowError,
+)
+
+
+def untranslatable(error: BaseException, service: str, name: str) -> str:
+    """What `translate_waiter`'s `error` says is wrong with waiter `service.name`,
+    the waiter named first."""
+    where = f"botocore waiter {service}.{name}"
+    what = str(error) or type(error).__name__
+    return what if what.startswith(where) else f"{where}: {what}"
+
 
 InputT = TypeVar("InputT")
 OutputT = TypeVar("OutputT")
@@ -312,17 +332,8 @@ def service_waiter(service: str, name: str, session: Any = None) -> BotocoreWait
     xform_name = _botocore().xform_name
     try:
         return translate_waiter(service, name, waiters[name], xform_name)
-    except (
-        WaiterDefinitionError,
-        TypeError,
-        ValueError,
-        AttributeError,
-        OverflowError,
-    ) as exc:
-        what = str(exc) or type(exc).__name__
-        where = f"botocore waiter {service}.{name}"
-        if not what.startswith(where):
-            what = f"{where}: {what}"
+    except UNTRANSLATABLE as exc:
+        what = untranslatable(exc, service, name)
         raise BotocoreWaiterError(
             f"{what}; waitable cannot translate this waiter's data (from a newer "
             "botocore, or custom data under AWS_DATA_PATH?); the other waiters of "
