@@ -190,3 +190,13 @@ def test_the_help_says_when_a_wait_times_out_without_max_wait() -> None:
     assert "3 timeout (the deadline passed: --max-wait, else botocore's delay × " in (
         text
     )
+
+
+def test_the_help_fits_a_terminal() -> None:
+    """The epilog is printed as written (click's `\\b`): a line of 110 characters
+    added today wrapped in an 80-column terminal (review of today's diff, s24)."""
+    from waitable.wait_cli.command import EPILOG
+
+    assert all(len(line) <= 78 for line in EPILOG.splitlines())
+    text = " ".join(EPILOG.split())
+    assert "2 bad usage (also input botocore refuses before sending it)" in text

@@ -39,8 +39,9 @@ from .status import Status, StatusClock, monotonic
 __all__ = ["wait"]
 
 EPILOG = """\b
-Exit status: 0 success, 1 failure state reached, 2 bad usage
-(also input botocore refuses before sending it), 3 timeout (the deadline passed: --max-wait, else botocore's
+Exit status: 0 success, 1 failure state reached,
+2 bad usage (also input botocore refuses before sending it),
+3 timeout (the deadline passed: --max-wait, else botocore's
 delay × max attempts), 4 attempts exhausted (--max-attempts),
 5 the operation raised an error no acceptor matches, 6 unexpected error,
 130 interrupted (Ctrl-C).
