@@ -4,29 +4,20 @@ no word (review s24); it now ends with the run's own status, the lines nowhere."
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from closed_stdout import run_with_stdout_closed
+
 from .helpers import SPEC_EXAMPLES
 
 
 def _run_with_stdout_closed(*args: str) -> subprocess.CompletedProcess[bytes]:
-    """The CLI with a standard output whose reader has gone before it writes."""
-    reading, writing = os.pipe()
-    os.close(reading)
-    try:
-        return subprocess.run(
-            [sys.executable, "-m", "waitable_codegen", *args],
-            stdout=writing,
-            stderr=subprocess.PIPE,
-            timeout=120,
-        )
-    finally:
-        os.close(writing)
+    """`generate-waiters ARGS` with a standard output whose reader has gone."""
+    return run_with_stdout_closed([sys.executable, "-m", "waitable_codegen", *args])
 
 
 def test_a_closed_stdout_leaves_a_good_run_good(tmp_path: Path) -> None:

@@ -11,22 +11,15 @@ import subprocess
 import sys
 
 import pytest
+from closed_stdout import run_with_stdout_closed
 
 
 def _waitable_with_stdout_closed(*args: str) -> subprocess.CompletedProcess[bytes]:
     """`waitable ARGS` with a standard output whose reader has gone before it writes."""
-    reading, writing = os.pipe()
-    os.close(reading)
-    try:
-        return subprocess.run(
-            [sys.executable, "-m", "waitable.simulate", *args],
-            stdout=writing,
-            stderr=subprocess.PIPE,
-            env={**os.environ, "AWS_DEFAULT_REGION": "us-east-1"},
-            timeout=120,
-        )
-    finally:
-        os.close(writing)
+    return run_with_stdout_closed(
+        [sys.executable, "-m", "waitable.simulate", *args],
+        env={**os.environ, "AWS_DEFAULT_REGION": "us-east-1"},
+    )
 
 
 @pytest.mark.parametrize(
